@@ -1,0 +1,17 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+  },
+  preload: {
+    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') } } },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [svelte()],
+  },
+});

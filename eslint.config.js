@@ -1,0 +1,110 @@
+// Lint rules, including the import boundaries of docs/architecture.md:
+// renderer, preload, main and service may import src/shared; nothing else crosses,
+// except that main may start the reference service in-process for the demo clinic.
+import js from '@eslint/js';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const forbid = (...groups) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map(([folder, why]) => ({
+        group: [`**/${folder}/**`, `**/${folder}`],
+        message: why,
+      })),
+    },
+  ],
+});
+
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'net',
+  'stream',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'out', 'dist', '.earmark', 'test-results'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs['flat/recommended'],
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] },
+    },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/service/**'],
+              message: 'src/shared is imported by every layer and imports none of them.',
+            },
+            {
+              group: nodeBuiltins,
+              message: 'src/shared is pure TypeScript: no Node, DOM or Electron.',
+            },
+            {
+              group: ['electron'],
+              message: 'src/shared is pure TypeScript: no Node, DOM or Electron.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/service/**'],
+    rules: forbid(
+      ['main', 'The reference service stands alone: it imports only src/shared.'],
+      ['renderer', 'The reference service stands alone: it imports only src/shared.'],
+      ['preload', 'The reference service stands alone: it imports only src/shared.'],
+    ),
+  },
+  {
+    files: ['src/main/**'],
+    rules: forbid(
+      ['renderer', 'main talks to the renderer only through src/shared/ipc.'],
+      ['preload', 'main talks to the preload only through src/shared/ipc.'],
+    ),
+  },
+  {
+    files: ['src/preload/**'],
+    rules: forbid(
+      ['main', 'The preload exposes src/shared/ipc and nothing of main.'],
+      ['renderer', 'The preload exposes src/shared/ipc and nothing of the renderer.'],
+      ['service', 'The preload exposes src/shared/ipc only.'],
+    ),
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: forbid(
+      ['main', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
+      ['preload', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
+      ['service', 'The renderer never talks to the service directly.'],
+    ),
+  },
+);

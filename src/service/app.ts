@@ -1,0 +1,138 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import { ClipBank } from './audio/clip-bank';
+import { openServiceDatabase, type ServiceDatabase } from './db/database';
+import { HubStore } from './db/hub-store';
+import { IdentityStore } from './db/identity-store';
+import { LabelStore } from './db/label-store';
+import { EventLog } from './events/event-log';
+import { ConversationService } from './hub/conversations';
+import { installAuthentication } from './http/auth';
+import type { ServiceContext } from './http/context';
+import { ProblemError, sendProblem, toProblemError } from './http/problems';
+import { authRoutes } from './routes/auth';
+import { conversationRoutes } from './routes/conversations';
+import { deviceRoutes } from './routes/devices';
+import { labelRoutes } from './routes/labels';
+
+export const API_PREFIX = '/api';
+export const DEFAULT_PROCESSING_MS = 4000;
+export const DEFAULT_RESOURCES_DIR = fileURLToPath(new URL('../../resources', import.meta.url));
+
+export interface ServiceOptions {
+  /** Folder of the SQLite database (created if missing). */
+  dataDir: string;
+  /** How long complete takes to reach a terminal state. */
+  processingMs?: number;
+  /** The clock; tests move it. */
+  now?: () => number;
+  /** Folder holding demo-speech/ (the clips label audio is assembled from). */
+  resourcesDir?: string;
+  logger?: boolean;
+}
+
+export interface ClinicService extends ServiceContext {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Parses JSON bodies; an empty body is no body, so body-less POSTs (complete) accept it. */
+function parseJsonBody(
+  _request: unknown,
+  body: string,
+  done: (error: Error | null, value?: unknown) => void,
+) {
+  if (body.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(body));
+  } catch (error) {
+    done(
+      new ProblemError(
+        400,
+        'malformed_json',
+        'Malformed JSON',
+        `The request body is not valid JSON: ${(error as Error).message}`,
+      ),
+    );
+  }
+}
+
+/** Builds the reference clinic service: a Fastify app over one SQLite database. Does not listen. */
+export function createService(options: ServiceOptions): ClinicService {
+  const now = options.now ?? Date.now;
+  const db: ServiceDatabase = openServiceDatabase(options.dataDir);
+  const resourcesDir = options.resourcesDir ?? DEFAULT_RESOURCES_DIR;
+  const hub = new HubStore(db);
+  const labels = new LabelStore(db);
+  const events = new EventLog(db, now);
+  const context: ServiceContext = {
+    db,
+    identity: new IdentityStore(db, now),
+    labels,
+    hub,
+    events,
+    conversations: new ConversationService({
+      db,
+      hub,
+      labels,
+      events,
+      now,
+      processingMs: options.processingMs ?? DEFAULT_PROCESSING_MS,
+    }),
+    clips: new ClipBank(resourcesDir),
+    resourcesDir,
+    now,
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblemError(error as Parameters<typeof toProblemError>[0]);
+    if (problem.status >= 500) request.log.error(error);
+    return sendProblem(request, reply, problem);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      request,
+      reply,
+      new ProblemError(
+        404,
+        'not_found',
+        'Not found',
+        `No such path: ${request.method} ${request.url.split('?')[0]}.`,
+      ),
+    ),
+  );
+
+  app.register(
+    async (api) => {
+      installAuthentication(api, context.identity, now);
+      for (const routes of [authRoutes, deviceRoutes, labelRoutes, conversationRoutes])
+        routes(api, context);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  context.conversations.schedule();
+
+  return {
+    ...context,
+    app,
+    async close() {
+      context.conversations.stop();
+      await app.close();
+      db.close();
+    },
+  };
+}

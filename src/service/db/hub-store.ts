@@ -1,0 +1,187 @@
+import type { ConversationStatus, Device } from '../../shared/api';
+import type { HubMinute } from '../hub/simulator';
+import type { ServiceDatabase } from './database';
+
+export interface DeviceRow {
+  id: string;
+  organization_id: string;
+  display_name: string;
+  serial: string;
+}
+
+export interface MinuteRow {
+  minute_ms: number;
+  speech_ms: number;
+  transcript: string;
+  diarized: string;
+  clips: string;
+  audio_ok: number;
+}
+
+export type ConversationOrigin = 'api' | 'auto' | 'button';
+
+export interface ConversationRow {
+  id: string;
+  organization_id: string;
+  device_id: string;
+  start_ms: number;
+  end_ms: number;
+  status: ConversationStatus;
+  speech_minute_count: number;
+  origin: ConversationOrigin;
+  not_importable_reason: string;
+  transcript_text: string;
+  label_id: string | null;
+  created_ms: number;
+  completed_ms: number | null;
+  next_step_ms: number | null;
+}
+
+export interface ConversationPageQuery {
+  organizationId: string;
+  deviceId?: string;
+  status?: ConversationStatus;
+  /** Keyset cursor: the last row of the previous page. */
+  after?: { createdMs: number; id: string };
+  limit: number;
+}
+
+export const toDevice = (row: DeviceRow): Device => ({
+  value: row.id,
+  displayName: row.display_name,
+  serial: row.serial,
+});
+
+export class HubStore {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  createDevice(row: DeviceRow): void {
+    this.db
+      .prepare(
+        'INSERT INTO devices (id, organization_id, display_name, serial) VALUES (@id, @organization_id, @display_name, @serial)',
+      )
+      .run(row);
+  }
+
+  device(id: string): DeviceRow | undefined {
+    return this.db.prepare('SELECT * FROM devices WHERE id = ?').get(id) as DeviceRow | undefined;
+  }
+
+  devices(organizationId?: string, limit = -1): DeviceRow[] {
+    if (organizationId === undefined)
+      return this.db.prepare('SELECT * FROM devices ORDER BY id').all() as DeviceRow[];
+    return this.db
+      .prepare('SELECT * FROM devices WHERE organization_id = ? ORDER BY display_name, id LIMIT ?')
+      .all(organizationId, limit) as DeviceRow[];
+  }
+
+  /** Stores minutes, keeping any already there (the simulator may regenerate a partial day). */
+  insertMinutes(deviceId: string, minutes: readonly HubMinute[]): void {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO hub_minutes (device_id, minute_ms, speech_ms, transcript, diarized, clips, audio_ok)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const m of minutes) {
+      insert.run(
+        deviceId,
+        m.minuteMs,
+        m.speechMs,
+        m.transcript,
+        m.diarized,
+        JSON.stringify(m.clips),
+        Number(m.audioOk),
+      );
+    }
+  }
+
+  lastMinuteMs(deviceId: string): number | undefined {
+    const row = this.db
+      .prepare('SELECT max(minute_ms) AS last FROM hub_minutes WHERE device_id = ?')
+      .get(deviceId) as {
+      last: number | null;
+    };
+    return row.last ?? undefined;
+  }
+
+  /** Minutes whose start lies in [startMs, endMs), oldest first. */
+  minutes(deviceId: string, startMs: number, endMs: number): MinuteRow[] {
+    return this.db
+      .prepare(
+        `SELECT minute_ms, speech_ms, transcript, diarized, clips, audio_ok FROM hub_minutes
+         WHERE device_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms`,
+      )
+      .all(deviceId, startMs, endMs) as MinuteRow[];
+  }
+
+  insertConversation(row: ConversationRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO conversations (id, organization_id, device_id, start_ms, end_ms, status, speech_minute_count, origin,
+           not_importable_reason, transcript_text, label_id, created_ms, completed_ms, next_step_ms)
+         VALUES (@id, @organization_id, @device_id, @start_ms, @end_ms, @status, @speech_minute_count, @origin,
+           @not_importable_reason, @transcript_text, @label_id, @created_ms, @completed_ms, @next_step_ms)`,
+      )
+      .run(row);
+  }
+
+  conversation(id: string): ConversationRow | undefined {
+    return this.db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as
+      ConversationRow | undefined;
+  }
+
+  /** The first conversation on the device whose range intersects [startMs, endMs), if any. */
+  overlapping(deviceId: string, startMs: number, endMs: number): ConversationRow | undefined {
+    return this.db
+      .prepare(
+        'SELECT * FROM conversations WHERE device_id = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms LIMIT 1',
+      )
+      .get(deviceId, endMs, startMs) as ConversationRow | undefined;
+  }
+
+  /** Newest first; ties on created_ms broken by id so the keyset cursor is total. */
+  conversationPage(query: ConversationPageQuery): ConversationRow[] {
+    const where = ['organization_id = @organizationId'];
+    if (query.deviceId !== undefined) where.push('device_id = @deviceId');
+    if (query.status !== undefined) where.push('status = @status');
+    if (query.after)
+      where.push('(created_ms < @afterMs OR (created_ms = @afterMs AND id < @afterId))');
+    return this.db
+      .prepare(
+        `SELECT * FROM conversations WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC LIMIT @limit`,
+      )
+      .all({
+        organizationId: query.organizationId,
+        deviceId: query.deviceId,
+        status: query.status,
+        afterMs: query.after?.createdMs,
+        afterId: query.after?.id,
+        limit: query.limit,
+      }) as ConversationRow[];
+  }
+
+  updateConversation(id: string, changes: Partial<Omit<ConversationRow, 'id'>>): void {
+    const columns = Object.keys(changes);
+    if (columns.length === 0) return;
+    this.db
+      .prepare(
+        `UPDATE conversations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+      )
+      .run({ ...changes, id });
+  }
+
+  /** Conversations whose next processing step is due at or before `ms`. */
+  dueConversations(ms: number): ConversationRow[] {
+    return this.db
+      .prepare(
+        'SELECT * FROM conversations WHERE next_step_ms IS NOT NULL AND next_step_ms <= ? ORDER BY next_step_ms',
+      )
+      .all(ms) as ConversationRow[];
+  }
+
+  nextDueMs(): number | undefined {
+    const row = this.db.prepare('SELECT min(next_step_ms) AS due FROM conversations').get() as {
+      due: number | null;
+    };
+    return row.due ?? undefined;
+  }
+}

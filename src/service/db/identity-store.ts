@@ -1,0 +1,207 @@
+import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { Entitlements, FeatureScope } from '../../shared/api';
+import type { ServiceDatabase } from './database';
+
+/** Every key starts with this; the visible keyPrefix is it plus the next 8 characters and "...". */
+export const API_KEY_PREFIX = 'csk_';
+const VISIBLE_KEY_CHARS = 8;
+export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  entitlement_vet: number;
+  entitlement_call: number;
+  entitlement_hub: number;
+  vet_force_end_ms: number | null;
+  call_force_end_ms: number | null;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  name: string;
+  key_prefix: string;
+  allowed_features: string;
+  created_ms: number;
+  expires_ms: number | null;
+  last_used_ms: number | null;
+  revoked_ms: number | null;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  display_name: string;
+  password_hash: string;
+}
+
+/** Keys are long random secrets, so one SHA-256 is a sound way to store and look them up. */
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, 32);
+  return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+}
+
+export function verifyPassword(password: string, stored: string): boolean {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64url'), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+export function entitlementsOf(org: OrganizationRow): Entitlements {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    vet: org.entitlement_vet === 1,
+    call: org.entitlement_call === 1,
+    hub: org.entitlement_hub === 1,
+    vetForceSubscriptionEndDate: iso(org.vet_force_end_ms),
+    callForceSubscriptionEndDate: iso(org.call_force_end_ms),
+  };
+}
+
+export class IdentityStore {
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly now: () => number,
+  ) {}
+
+  createOrganization(input: { name: string; entitlements: Entitlements; id?: string }): string {
+    const id = input.id ?? randomUUID();
+    const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+    this.db
+      .prepare(
+        `INSERT INTO organizations (id, name, entitlement_vet, entitlement_call, entitlement_hub, vet_force_end_ms, call_force_end_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        input.name,
+        Number(input.entitlements.vet),
+        Number(input.entitlements.call),
+        Number(input.entitlements.hub),
+        ms(input.entitlements.vetForceSubscriptionEndDate),
+        ms(input.entitlements.callForceSubscriptionEndDate),
+      );
+    return id;
+  }
+
+  organization(id: string): OrganizationRow | undefined {
+    return this.db.prepare('SELECT * FROM organizations WHERE id = ?').get(id) as
+      OrganizationRow | undefined;
+  }
+
+  createUser(input: { email: string; displayName: string; password: string }): string {
+    const id = randomUUID();
+    this.db
+      .prepare('INSERT INTO users (id, email, display_name, password_hash) VALUES (?, ?, ?, ?)')
+      .run(id, input.email, input.displayName, hashPassword(input.password));
+    return id;
+  }
+
+  user(id: string): UserRow | undefined {
+    return this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  }
+
+  userByEmail(email: string): UserRow | undefined {
+    return this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+  }
+
+  addMembership(userId: string, organizationId: string, role: Role): void {
+    this.db
+      .prepare('INSERT INTO memberships (user_id, organization_id, role) VALUES (?, ?, ?)')
+      .run(userId, organizationId, role);
+  }
+
+  /** The user's memberships, oldest organization first (the default for a login without one). */
+  memberships(userId: string): { organization_id: string; role: Role }[] {
+    return this.db
+      .prepare('SELECT organization_id, role FROM memberships WHERE user_id = ? ORDER BY rowid')
+      .all(userId) as { organization_id: string; role: Role }[];
+  }
+
+  role(userId: string, organizationId: string): Role | undefined {
+    const row = this.db
+      .prepare('SELECT role FROM memberships WHERE user_id = ? AND organization_id = ?')
+      .get(userId, organizationId) as { role: Role } | undefined;
+    return row?.role;
+  }
+
+  /** Creates a key and returns its row and the full secret, which is never stored. */
+  createApiKey(input: {
+    userId: string;
+    organizationId: string;
+    name: string;
+    allowedFeatures?: FeatureScope[];
+    expiresMs?: number | null;
+  }): { row: ApiKeyRow; key: string } {
+    const key = API_KEY_PREFIX + randomBytes(30).toString('base64url');
+    const row: ApiKeyRow = {
+      id: randomUUID(),
+      user_id: input.userId,
+      organization_id: input.organizationId,
+      name: input.name,
+      key_prefix: `${key.slice(0, API_KEY_PREFIX.length + VISIBLE_KEY_CHARS)}...`,
+      allowed_features: JSON.stringify(input.allowedFeatures ?? ['logged-in']),
+      created_ms: this.now(),
+      expires_ms: input.expiresMs ?? null,
+      last_used_ms: null,
+      revoked_ms: null,
+    };
+    this.db
+      .prepare(
+        `INSERT INTO api_keys (id, user_id, organization_id, name, key_hash, key_prefix, allowed_features, created_ms, expires_ms)
+         VALUES (@id, @user_id, @organization_id, @name, @key_hash, @key_prefix, @allowed_features, @created_ms, @expires_ms)`,
+      )
+      .run({ ...row, key_hash: hashSecret(key) });
+    return { row, key };
+  }
+
+  apiKeyBySecret(key: string): ApiKeyRow | undefined {
+    return this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hashSecret(key)) as
+      ApiKeyRow | undefined;
+  }
+
+  revokeApiKey(id: string): void {
+    this.db
+      .prepare('UPDATE api_keys SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL')
+      .run(this.now(), id);
+  }
+
+  /** lastUsedAt is kept to the second: a busy key writes at most once a second. */
+  touchApiKey(row: ApiKeyRow): void {
+    const now = this.now();
+    if (row.last_used_ms !== null && now - row.last_used_ms < 1000) return;
+    this.db.prepare('UPDATE api_keys SET last_used_ms = ? WHERE id = ?').run(now, row.id);
+  }
+
+  createSession(userId: string, organizationId: string): string {
+    const token = randomBytes(32).toString('base64url');
+    this.db
+      .prepare(
+        'INSERT INTO sessions (token_hash, user_id, organization_id, expires_ms) VALUES (?, ?, ?, ?)',
+      )
+      .run(hashSecret(token), userId, organizationId, this.now() + SESSION_LIFETIME_MS);
+    return token;
+  }
+
+  session(token: string): { user_id: string; organization_id: string } | undefined {
+    return this.db
+      .prepare(
+        'SELECT user_id, organization_id FROM sessions WHERE token_hash = ? AND expires_ms > ?',
+      )
+      .get(hashSecret(token), this.now()) as
+      { user_id: string; organization_id: string } | undefined;
+  }
+
+  endSession(token: string): void {
+    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(hashSecret(token));
+  }
+}

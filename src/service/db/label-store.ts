@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { Label, LabelListQuery, Note, RecordType } from '../../shared/api';
+import { LABEL_LIST_DEFAULT_LIMIT } from '../../shared/api';
+import type { ServiceDatabase } from './database';
+
+export interface NoteInput {
+  type: string;
+  content: string;
+  createdMs: number;
+  timeMs: number;
+}
+
+export interface LabelAudioRow {
+  label_id: string;
+  content_type: 'audio/wav' | 'audio/mp4';
+  byte_length: number;
+  source_kind: 'recipe' | 'file';
+  source: string;
+}
+
+export interface LabelInput {
+  organizationId: string;
+  type: RecordType;
+  fromMs: number;
+  toMs: number;
+  patientId?: string | null;
+  userId?: string | null;
+  friendlyName: string;
+  deviceSerial: string;
+  notes?: NoteInput[];
+  audio?: Omit<LabelAudioRow, 'label_id'>;
+}
+
+interface LabelRow {
+  id: string;
+  organization_id: string;
+  type: RecordType;
+  from_ms: number;
+  to_ms: number;
+  patient_id: string | null;
+  patient_name: string | null;
+  friendly_name: string;
+  device_serial: string;
+}
+
+interface NoteRow {
+  label_id: string;
+  type: string;
+  content: string;
+  created_ms: number;
+  time_ms: number;
+}
+
+/** ORDER BY terms per sortingProperty; labels without a patient sort last either way. */
+const SORT_ORDER = {
+  FromTime: (direction: string) => `l.from_ms ${direction}`,
+  Type: (direction: string) => `l.type ${direction}`,
+  Patient: (direction: string) => `p.name IS NULL, p.name COLLATE NOCASE ${direction}`,
+} as const;
+
+const LABEL_COLUMNS = `l.id, l.organization_id, l.type, l.from_ms, l.to_ms, l.patient_id, p.name AS patient_name,
+  l.friendly_name, l.device_serial`;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function toNote(row: NoteRow): Note {
+  return {
+    type: row.type,
+    content: row.content,
+    createdAt: iso(row.created_ms),
+    time: iso(row.time_ms),
+  };
+}
+
+function toLabel(row: LabelRow, notes: Note[] | null): Label {
+  return {
+    id: row.id,
+    type: row.type,
+    fromTime: iso(row.from_ms),
+    toTime: iso(row.to_ms),
+    patient:
+      row.patient_id && row.patient_name ? { id: row.patient_id, name: row.patient_name } : null,
+    ownedPatientNotes: notes,
+    friendlyName: row.friendly_name,
+    deviceSerial: row.device_serial,
+  };
+}
+
+/** Escapes LIKE wildcards so a patient search matches literally. */
+const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class LabelStore {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  createPatient(organizationId: string, name: string, species: string): string {
+    const id = randomUUID();
+    this.db
+      .prepare('INSERT INTO patients (id, organization_id, name, species) VALUES (?, ?, ?, ?)')
+      .run(id, organizationId, name, species);
+    return id;
+  }
+
+  patient(id: string): { id: string; organization_id: string; name: string } | undefined {
+    return this.db
+      .prepare('SELECT id, organization_id, name FROM patients WHERE id = ?')
+      .get(id) as { id: string; organization_id: string; name: string } | undefined;
+  }
+
+  /** Inserts a label with its notes and audio; call inside the caller's transaction. */
+  create(input: LabelInput): string {
+    const id = randomUUID();
+    this.db
+      .prepare(
+        `INSERT INTO labels (id, organization_id, type, from_ms, to_ms, patient_id, user_id, friendly_name, device_serial)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        input.organizationId,
+        input.type,
+        input.fromMs,
+        input.toMs,
+        input.patientId ?? null,
+        input.userId ?? null,
+        input.friendlyName,
+        input.deviceSerial,
+      );
+    for (const note of input.notes ?? []) this.addNote(id, note);
+    if (input.audio) {
+      this.db
+        .prepare(
+          'INSERT INTO label_audio (label_id, content_type, byte_length, source_kind, source) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(
+          id,
+          input.audio.content_type,
+          input.audio.byte_length,
+          input.audio.source_kind,
+          input.audio.source,
+        );
+    }
+    return id;
+  }
+
+  addNote(labelId: string, note: NoteInput): void {
+    this.db
+      .prepare(
+        'INSERT INTO notes (label_id, type, content, created_ms, time_ms) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(labelId, note.type, note.content, note.createdMs, note.timeMs);
+  }
+
+  organizationOf(labelId: string): string | undefined {
+    const row = this.db.prepare('SELECT organization_id FROM labels WHERE id = ?').get(labelId) as
+      { organization_id: string } | undefined;
+    return row?.organization_id;
+  }
+
+  get(labelId: string): Label | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT ${LABEL_COLUMNS} FROM labels l LEFT JOIN patients p ON p.id = l.patient_id WHERE l.id = ?`,
+      )
+      .get(labelId) as LabelRow | undefined;
+    if (!row) return undefined;
+    const notes = this.db
+      .prepare('SELECT * FROM notes WHERE label_id = ? ORDER BY id')
+      .all(labelId) as NoteRow[];
+    return toLabel(row, notes.map(toNote));
+  }
+
+  /** One page of an organization's labels and the total matching count. */
+  list(organizationId: string, query: LabelListQuery): { items: Label[]; total: number } {
+    const where = ['l.organization_id = @organizationId'];
+    const params: Record<string, unknown> = { organizationId };
+    if (query.types?.length) {
+      const names = query.types.map((type, i) => {
+        params[`type${i}`] = type;
+        return `@type${i}`;
+      });
+      where.push(`l.type IN (${names.join(', ')})`);
+    }
+    if (query.fromTime !== undefined) {
+      where.push('l.from_ms >= @fromMs');
+      params.fromMs = Date.parse(query.fromTime);
+    }
+    if (query.toTime !== undefined) {
+      where.push('l.from_ms < @toMs');
+      params.toMs = Date.parse(query.toTime);
+    }
+    if (query.patientSearch) {
+      where.push("p.name LIKE @patientSearch ESCAPE '\\'");
+      params.patientSearch = likeLiteral(query.patientSearch);
+    }
+    if (query.userId !== undefined) {
+      where.push('l.user_id = @userId');
+      params.userId = query.userId;
+    }
+    const from = `FROM labels l LEFT JOIN patients p ON p.id = l.patient_id WHERE ${where.join(' AND ')}`;
+    const direction = query.isSortingDescending === false ? 'ASC' : 'DESC';
+    const sort = SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction);
+    // from_ms and id break ties so pages never overlap or skip rows.
+    const order = `ORDER BY ${sort}, l.from_ms ${direction}, l.id ${direction}`;
+    const total = (this.db.prepare(`SELECT count(*) AS n ${from}`).get(params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT ${LABEL_COLUMNS} ${from} ${order} LIMIT @limit OFFSET @offset`)
+      .all({
+        ...params,
+        limit: query.limit ?? LABEL_LIST_DEFAULT_LIMIT,
+        offset: query.offset ?? 0,
+      }) as LabelRow[];
+    return { items: rows.map((row) => toLabel(row, null)), total };
+  }
+
+  assign(labelId: string, patientId: string): void {
+    this.db.prepare('UPDATE labels SET patient_id = ? WHERE id = ?').run(patientId, labelId);
+  }
+
+  delete(labelId: string): void {
+    this.db.prepare('UPDATE conversations SET label_id = NULL WHERE label_id = ?').run(labelId);
+    this.db.prepare('DELETE FROM labels WHERE id = ?').run(labelId);
+  }
+
+  audio(labelId: string): LabelAudioRow | undefined {
+    return this.db.prepare('SELECT * FROM label_audio WHERE label_id = ?').get(labelId) as
+      LabelAudioRow | undefined;
+  }
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { EVENT_ID_PREFIX, type EventData, type ServiceEvent } from '../../shared/api';
+import type { ServiceDatabase } from '../db/database';
+
+export type LoggedEventType = keyof EventData;
+
+interface EventRow {
+  seq: number;
+  id: string;
+  organization_id: string;
+  type: string;
+  timestamp_ms: number;
+  data: string;
+}
+
+export const newEventId = (prefix = EVENT_ID_PREFIX) => prefix + randomBytes(12).toString('hex');
+
+/**
+ * The durable log of every event (seed §6.1). Callers append inside the transaction that makes
+ * the change, so an event exists exactly when its change does; webhook delivery reads from here.
+ */
+export class EventLog {
+  private readonly insert;
+
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly now: () => number,
+  ) {
+    this.insert = db.prepare(
+      'INSERT INTO events (id, organization_id, type, timestamp_ms, data) VALUES (?, ?, ?, ?, ?)',
+    );
+  }
+
+  append<T extends LoggedEventType>(organizationId: string, type: T, data: EventData[T]): string {
+    const id = newEventId();
+    this.insert.run(id, organizationId, type, this.now(), JSON.stringify(data));
+    return id;
+  }
+
+  /** Events after `afterSeq`, oldest first. */
+  since(afterSeq: number, limit = 1000): (ServiceEvent & { seq: number })[] {
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?')
+      .all(afterSeq, limit) as EventRow[];
+    return rows.map((row) => ({
+      seq: row.seq,
+      id: row.id,
+      type: row.type as ServiceEvent['type'],
+      organizationId: row.organization_id,
+      timestamp: new Date(row.timestamp_ms).toISOString(),
+      data: JSON.parse(row.data) as Record<string, unknown>,
+    }));
+  }
+}

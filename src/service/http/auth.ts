@@ -1,0 +1,172 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  SESSION_COOKIE,
+  type Entitlements,
+  type FeatureScope,
+  type Identity,
+  type IdentityApiKey,
+} from '../../shared/api';
+import { entitlementsOf, type IdentityStore, type Role } from '../db/identity-store';
+import { forbidden, unauthorized } from './problems';
+
+/** Who is calling: resolved from a Bearer key or a session cookie for every authenticated route. */
+export interface Principal {
+  userId: string;
+  email: string;
+  organizationId: string;
+  organizationName: string;
+  entitlements: Entitlements;
+  authMethod: Identity['authMethod'];
+  apiKey: IdentityApiKey | null;
+  role: Role | undefined;
+}
+
+/** What a route needs beyond authentication; set as the route's `config`. */
+export interface RouteAccess {
+  /** No authentication (the login itself). */
+  public?: boolean;
+  /** The feature scope a key must carry (a `logged-in` key or a session has every scope). */
+  scope?: Exclude<FeatureScope, 'logged-in'>;
+  /** Requires entitlements.hub of the organization. */
+  hub?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+  // Module augmentation merges interfaces, so this one adds RouteAccess to every route's config.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyContextConfig extends RouteAccess {}
+}
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+function principalFromKey(store: IdentityStore, key: string, now: number): Principal {
+  const row = store.apiKeyBySecret(key);
+  if (!row) throw unauthorized('key_invalid', 'The API key is not valid.');
+  if (row.revoked_ms !== null) throw unauthorized('key_revoked', 'The API key has been revoked.');
+  if (row.expires_ms !== null && row.expires_ms <= now) {
+    throw unauthorized(
+      'key_expired',
+      `The API key expired at ${new Date(row.expires_ms).toISOString()}.`,
+    );
+  }
+  store.touchApiKey(row);
+  const user = store.user(row.user_id);
+  const org = store.organization(row.organization_id);
+  if (!user || !org) throw unauthorized('key_invalid', 'The API key is not valid.');
+  return {
+    userId: user.id,
+    email: user.email,
+    organizationId: org.id,
+    organizationName: org.name,
+    entitlements: entitlementsOf(org),
+    authMethod: 'ApiKey',
+    role: store.role(user.id, org.id),
+    apiKey: {
+      id: row.id,
+      name: row.name,
+      keyPrefix: row.key_prefix,
+      organizationId: row.organization_id,
+      allowedFeatures: JSON.parse(row.allowed_features) as string[],
+      createdAt: new Date(row.created_ms).toISOString(),
+      expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms).toISOString(),
+    },
+  };
+}
+
+export function principalFromSession(store: IdentityStore, token: string): Principal {
+  const session = store.session(token);
+  const user = session && store.user(session.user_id);
+  const org = session && store.organization(session.organization_id);
+  const role = session && store.role(session.user_id, session.organization_id);
+  if (!user || !org || !role) {
+    throw unauthorized('session_invalid', 'The session has ended; sign in again.');
+  }
+  return {
+    userId: user.id,
+    email: user.email,
+    organizationId: org.id,
+    organizationName: org.name,
+    entitlements: entitlementsOf(org),
+    authMethod: 'Cookie',
+    role,
+    apiKey: null,
+  };
+}
+
+export function authenticate(
+  store: IdentityStore,
+  request: FastifyRequest,
+  now: number,
+): Principal {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer +(\S+)\s*$/i.exec(header);
+    if (!match?.[1]) {
+      throw unauthorized('key_invalid', 'The Authorization header must be "Bearer <API key>".');
+    }
+    return principalFromKey(store, match[1], now);
+  }
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token) return principalFromSession(store, token);
+  throw unauthorized('unauthenticated', 'Send an API key as "Authorization: Bearer <API key>".');
+}
+
+export function checkAccess(principal: Principal, access: RouteAccess): void {
+  const features = principal.apiKey?.allowedFeatures;
+  if (
+    access.scope &&
+    features &&
+    !features.includes('logged-in') &&
+    !features.includes(access.scope)
+  ) {
+    throw forbidden(
+      'scope_missing',
+      `The API key lacks the "${access.scope}" feature scope (it allows: ${features.join(', ') || 'nothing'}).`,
+    );
+  }
+  if (access.hub && !principal.entitlements.hub) {
+    throw forbidden(
+      'entitlement_missing',
+      `Organization "${principal.organizationName}" has no hub subscription (entitlements.hub is false).`,
+    );
+  }
+}
+
+/** Rejects a request naming an organization other than the one the key is bound to. */
+export function requireOrganization(
+  principal: Principal,
+  organizationId: string | undefined,
+): void {
+  if (organizationId !== undefined && organizationId !== principal.organizationId) {
+    throw forbidden(
+      'organization_mismatch',
+      `The API key is bound to organization ${principal.organizationId}; it cannot reach organization ${organizationId}.`,
+    );
+  }
+}
+
+/** Installs authentication on every route of `app` except public ones and unknown paths. */
+export function installAuthentication(
+  app: FastifyInstance,
+  store: IdentityStore,
+  now: () => number,
+): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config;
+    if (request.routeOptions.url === undefined || access.public) return;
+    request.principal = authenticate(store, request, now());
+    checkAccess(request.principal, access);
+  });
+}

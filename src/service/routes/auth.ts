@@ -1,0 +1,75 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  Identity,
+  LoginRequest,
+  SESSION_COOKIE,
+  type Identity as IdentityType,
+} from '../../shared/api';
+import { SESSION_LIFETIME_MS, verifyPassword } from '../db/identity-store';
+import { principalFromSession, readCookie, type Principal } from '../http/auth';
+import type { RouteModule } from '../http/context';
+import { ProblemError } from '../http/problems';
+
+export const identityOf = (principal: Principal): IdentityType => ({
+  userId: principal.userId,
+  email: principal.email,
+  authMethod: principal.authMethod,
+  organizationId: principal.organizationId,
+  organizationName: principal.organizationName,
+  entitlements: principal.entitlements,
+  apiKey: principal.apiKey,
+});
+
+const loginFailed = () =>
+  new ProblemError(
+    401,
+    'login_failed',
+    'Unauthorized',
+    'The e-mail address or password is not correct.',
+  );
+
+/** Seed §4.1 GET /auth/me, and the cookie session the seed leaves unshown. */
+export const authRoutes: RouteModule = (fastify, { identity }) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/auth/me', { schema: { response: { 200: Identity } } }, async (request) =>
+    identityOf(request.principal),
+  );
+
+  app.post(
+    '/auth/login',
+    { config: { public: true }, schema: { body: LoginRequest, response: { 200: Identity } } },
+    async (request, reply) => {
+      const { email, password, organizationId } = request.body;
+      const user = identity.userByEmail(email);
+      if (!user || !verifyPassword(password, user.password_hash)) throw loginFailed();
+      const memberships = identity.memberships(user.id);
+      const membership = organizationId
+        ? memberships.find((m) => m.organization_id === organizationId)
+        : memberships[0];
+      if (!membership) {
+        throw new ProblemError(
+          403,
+          'organization_mismatch',
+          'Forbidden',
+          'The user is not a member of that organization.',
+        );
+      }
+      const token = identity.createSession(user.id, membership.organization_id);
+      reply.header(
+        'set-cookie',
+        `${SESSION_COOKIE}=${token}; Path=/api; HttpOnly; SameSite=Strict; Max-Age=${SESSION_LIFETIME_MS / 1000}`,
+      );
+      return identityOf(principalFromSession(identity, token));
+    },
+  );
+
+  app.post('/auth/logout', { config: { public: true } }, async (request, reply) => {
+    const token = readCookie(request, SESSION_COOKIE);
+    if (token) identity.endSession(token);
+    return reply
+      .header('set-cookie', `${SESSION_COOKIE}=; Path=/api; HttpOnly; SameSite=Strict; Max-Age=0`)
+      .code(204)
+      .send();
+  });
+};

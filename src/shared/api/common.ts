@@ -1,0 +1,25 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** Seed: "Identifiers are UUID strings unless stated". */
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+
+/** ISO 8601 timestamp as the service writes it (UTC, milliseconds). */
+export const Timestamp = Type.String({ format: 'date-time' });
+
+/** Integer epoch milliseconds (query and body fields named ...Ms). */
+export const EpochMs = Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 });
+
+/** Device ids are opaque strings (seed §2.4); kept to a safe alphabet so they fit in a path. */
+export const DeviceId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' });
+
+/**
+ * A string enum as one JSON Schema `enum` (not an anyOf of constants), so a bad value gets one
+ * clear message listing the allowed values.
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: object = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const SuccessResponse = Type.Object({ success: Type.Boolean() });
+export type SuccessResponse = Static<typeof SuccessResponse>;

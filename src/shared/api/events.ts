@@ -1,0 +1,38 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum, Timestamp, Uuid } from './common';
+
+/** Seed §6.1 event types (task events are defined by the task boards module). */
+export const EVENT_TYPES = [
+  'new_label',
+  'label_updated',
+  'label_deleted',
+  'conversation_created',
+  'conversation_completed',
+  'ping',
+  'task_created',
+  'task_updated',
+  'task_comment_added',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_ID_PREFIX = 'evt_';
+export const TEST_EVENT_ID_PREFIX = 'evt_test_';
+
+/** Seed §6.2 delivery body. */
+export const ServiceEvent = Type.Object({
+  id: Type.String(),
+  type: StringEnum(EVENT_TYPES),
+  organizationId: Uuid,
+  timestamp: Timestamp,
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
+export type ServiceEvent = Static<typeof ServiceEvent>;
+
+export interface EventData {
+  new_label: { labelId: string };
+  label_updated: { labelId: string };
+  label_deleted: { labelId: string };
+  conversation_created: { conversationId: string; deviceId: string };
+  conversation_completed: { conversationId: string; deviceId: string };
+  ping: { test: true };
+}
