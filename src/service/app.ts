@@ -33,6 +33,11 @@ export interface ServiceOptions {
 
 export interface ClinicService extends ServiceContext {
   app: FastifyInstance;
+  /**
+   * Deletes a label and logs label_deleted. The seed has no delete endpoint (the portal deletes
+   * records); tests and sandbox tools call this.
+   */
+  deleteLabel(labelId: string): void;
   close(): Promise<void>;
 }
 
@@ -95,7 +100,7 @@ export function createService(options: ServiceOptions): ClinicService {
       },
     },
   });
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers(); // JSON only: any other body type is a 415
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblemError(error as Parameters<typeof toProblemError>[0]);
@@ -129,6 +134,14 @@ export function createService(options: ServiceOptions): ClinicService {
   return {
     ...context,
     app,
+    deleteLabel(labelId) {
+      db.transaction(() => {
+        const organizationId = labels.organizationOf(labelId);
+        if (organizationId === undefined) return;
+        labels.delete(labelId);
+        events.append(organizationId, 'label_deleted', { labelId });
+      })();
+    },
     async close() {
       context.conversations.stop();
       await app.close();
