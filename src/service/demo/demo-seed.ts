@@ -32,6 +32,14 @@ import {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HUB_HISTORY_DAYS = 7;
 const LABEL_HISTORY_DAYS = 28;
+/** A reviewed device's latest consults are still in hand: ACTIVE, COMPLETED, PROCESSING. */
+const IN_HAND = 3;
+
+/** The device's consults that had ended (ten minutes ago or more) by `now`, oldest first. */
+const pastConsults = (days: SimulatedDay[], now: number) =>
+  days
+    .flatMap((day) => day.consults.map((consult) => ({ day, consult })))
+    .filter(({ consult }) => consult.endMs + 10 * MINUTE_MS < now);
 
 const scriptsOf = (kind: ScriptKind) => DIALOGUE_SCRIPTS.filter((s) => s.kind === kind);
 
@@ -77,7 +85,11 @@ function soapOf(script: DialogueScript, patient: string): string {
 const firstDraftOf = (transcript: string) =>
   transcript
     .split('\n')
-    .map((line, i) => (i % 4 === 2 ? line.replace(/\b(\w+)\.$/, '[inaudible].') : line))
+    .map((line, i, lines) =>
+      i % 4 === 2 || i === lines.length - 1
+        ? line.replace(/\b(\w+)([.?!])$/, '[inaudible]$2')
+        : line,
+    )
     .join('\n');
 
 interface LabelPlan {
@@ -299,80 +311,56 @@ function seedHub(ctx: SeedContext, devices: DeviceDays[]): void {
 
   for (const { deviceId, organizationId, days } of devices) {
     if (deviceId === DEMO_DEVICES[2].id) continue; // surgery prep: recorded, never reviewed
-    const today = days[days.length - 1];
-    days.forEach((day) => {
-      const isToday = day === today;
-      const past = day.consults.filter((c) => c.endMs + 10 * MINUTE_MS < now);
-      past.forEach((consult, i) => {
-        if (isToday) {
-          const fromEnd = past.length - 1 - i;
-          if (fromEnd === 0)
-            conversation(
-              deviceId,
-              organizationId,
-              consult.startMs,
-              consult.endMs,
-              'ACTIVE',
-              'auto',
-            );
-          if (fromEnd === 1) {
-            conversation(
-              deviceId,
-              organizationId,
-              consult.startMs,
-              consult.endMs,
-              'COMPLETED',
-              'auto',
-              { completed_ms: now, next_step_ms: now + 20 * MINUTE_MS },
-            );
-          }
-          if (fromEnd === 2) {
-            conversation(
-              deviceId,
-              organizationId,
-              consult.startMs,
-              consult.endMs,
-              'PROCESSING',
-              'auto',
-              { completed_ms: now, next_step_ms: now + 45 * MINUTE_MS },
-            );
-          }
-          return;
-        }
-        if (!consult.uploadLost && !random.chance(0.4)) return;
-        const row = conversation(
-          deviceId,
-          organizationId,
-          consult.startMs,
-          consult.endMs,
-          'PROCESSING',
-          random.chance(0.2) ? 'button' : 'auto',
-        );
-        service.conversations.finishProcessing(row, row.created_ms + 3 * MINUTE_MS);
-      });
-      for (const chatterMs of day.chatter) {
-        if (isToday || chatterMs > now - 10 * MINUTE_MS || !random.chance(0.12)) continue;
-        const row = conversation(
-          deviceId,
-          organizationId,
-          chatterMs - 2 * MINUTE_MS,
-          chatterMs + 3 * MINUTE_MS,
-          'PROCESSING',
-          'auto',
-        );
-        service.conversations.finishProcessing(row, row.created_ms + MINUTE_MS);
-      }
+    const past = pastConsults(days, now).map(({ consult }) => consult);
+    const inHand = past.slice(-IN_HAND);
+    const inHandStatuses = [
+      { status: 'PROCESSING', extra: { completed_ms: now, next_step_ms: now + 45 * MINUTE_MS } },
+      { status: 'COMPLETED', extra: { completed_ms: now, next_step_ms: now + 20 * MINUTE_MS } },
+      { status: 'ACTIVE', extra: {} },
+    ] as const;
+    inHand.forEach((consult, i) => {
+      const { status, extra } = inHandStatuses[i + IN_HAND - inHand.length]!;
+      conversation(deviceId, organizationId, consult.startMs, consult.endMs, status, 'auto', extra);
     });
+    const historyEndMs = inHand[0]?.startMs ?? now;
+    for (const consult of past.slice(0, -IN_HAND)) {
+      if (!consult.uploadLost && !random.chance(0.4)) continue;
+      const origin = random.chance(0.2) ? 'button' : 'auto';
+      const row = conversation(
+        deviceId,
+        organizationId,
+        consult.startMs,
+        consult.endMs,
+        'PROCESSING',
+        origin,
+      );
+      service.conversations.finishProcessing(row, row.created_ms + 3 * MINUTE_MS);
+    }
+    for (const chatterMs of days.flatMap((day) => day.chatter)) {
+      if (chatterMs + 3 * MINUTE_MS > historyEndMs || !random.chance(0.12)) continue;
+      const row = conversation(
+        deviceId,
+        organizationId,
+        chatterMs - 2 * MINUTE_MS,
+        chatterMs + 3 * MINUTE_MS,
+        'PROCESSING',
+        'auto',
+      );
+      service.conversations.finishProcessing(row, row.created_ms + MINUTE_MS);
+    }
   }
 }
 
-/** Simulates and stores a week of minutes; the consult before yesterday's lunch lost its upload. */
+/**
+ * Simulates and stores a week of minutes. With `loseAnUpload`, the latest consult before those in
+ * hand lost its upload, so the demo has a FAILED conversation whatever the day or hour.
+ */
 function simulateHistory(
   service: ClinicService,
   now: number,
   deviceId: string,
   offAtNight: boolean,
-  lostUploadDay: number | undefined,
+  loseAnUpload: boolean,
 ): SimulatedDay[] {
   const days: SimulatedDay[] = [];
   const endMs = now - (now % MINUTE_MS);
@@ -381,14 +369,15 @@ function simulateHistory(
     day < endMs;
     day = nextLocalDay(day)
   ) {
-    const simulated = simulateDay(service.clips, { id: deviceId, offAtNight }, day);
-    if (day === lostUploadDay) {
-      const afternoon = simulated.consults.find((c) => new Date(c.startMs).getHours() >= 13);
-      if (afternoon) loseUpload(simulated, afternoon);
-    }
-    simulated.minutes = simulated.minutes.filter((m) => m.minuteMs < endMs);
-    service.hub.insertMinutes(deviceId, simulated.minutes);
-    days.push(simulated);
+    days.push(simulateDay(service.clips, { id: deviceId, offAtNight }, day));
+  }
+  if (loseAnUpload) {
+    const lost = pastConsults(days, now).slice(0, -IN_HAND).at(-1);
+    if (lost) loseUpload(lost.day, lost.consult);
+  }
+  for (const day of days) {
+    day.minutes = day.minutes.filter((m) => m.minuteMs < endMs);
+    service.hub.insertMinutes(deviceId, day.minutes);
   }
   return days;
 }
@@ -419,23 +408,16 @@ export function seedDemo(service: ClinicService, now: number): DemoCredentials {
     };
     seedRecords(ctx);
 
-    const lostUploadDay = localDayStart(now - 2 * DAY_MS);
     const devices: DeviceDays[] = [
       ...DEMO_DEVICES.map((d, i) => ({
         deviceId: d.id,
         organizationId: credentials.primary.organizationId,
-        days: simulateHistory(
-          service,
-          now,
-          d.id,
-          d.offAtNight,
-          i === 1 ? lostUploadDay : undefined,
-        ),
+        days: simulateHistory(service, now, d.id, d.offAtNight, i === 1),
       })),
       {
         deviceId: SECONDARY_DEVICE.id,
         organizationId: credentials.secondary.organizationId,
-        days: simulateHistory(service, now, SECONDARY_DEVICE.id, false, undefined),
+        days: simulateHistory(service, now, SECONDARY_DEVICE.id, false, false),
       },
     ];
     seedHub(ctx, devices);
