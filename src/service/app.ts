@@ -5,15 +5,32 @@ import { openServiceDatabase, type ServiceDatabase } from './db/database';
 import { HubStore } from './db/hub-store';
 import { IdentityStore } from './db/identity-store';
 import { LabelStore } from './db/label-store';
+import { TaskStore } from './db/task-store';
+import { WebhookStore } from './db/webhook-store';
 import { EventLog } from './events/event-log';
 import { ConversationService } from './hub/conversations';
 import { installAuthentication } from './http/auth';
 import type { ServiceContext } from './http/context';
 import { ProblemError, sendProblem, toProblemError } from './http/problems';
+import {
+  DEFAULT_RATE_LIMIT,
+  installRateLimit,
+  RateLimiter,
+  type RateLimit,
+} from './http/rate-limit';
+import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
 import { deviceRoutes } from './routes/devices';
 import { labelRoutes } from './routes/labels';
+import { taskRoutes } from './routes/tasks';
+import { webhookRoutes } from './routes/webhooks';
+import { TaskService } from './tasks/task-service';
+import {
+  DEFAULT_WEBHOOK_BACKOFF_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  WebhookDispatcher,
+} from './webhooks/dispatcher';
 
 export const API_PREFIX = '/api';
 export const DEFAULT_PROCESSING_MS = 4000;
@@ -28,6 +45,14 @@ export interface ServiceOptions {
   now?: () => number;
   /** Folder holding demo-speech/ (the clips label audio is assembled from). */
   resourcesDir?: string;
+  /** better-sqlite3's native addon to load instead of the default (Electron's ABI build). */
+  nativeBinding?: string;
+  /** Requests each API key (or session) may make; a token bucket per caller. */
+  rateLimit?: RateLimit;
+  /** The wait before each webhook retry (five of them in the seed). */
+  webhookBackoffMs?: readonly number[];
+  /** How long a webhook receiver has to answer. */
+  webhookTimeoutMs?: number;
   logger?: boolean;
 }
 
@@ -65,11 +90,22 @@ function parseJsonBody(
 /** Builds the reference clinic service: a Fastify app over one SQLite database. Does not listen. */
 export function createService(options: ServiceOptions): ClinicService {
   const now = options.now ?? Date.now;
-  const db: ServiceDatabase = openServiceDatabase(options.dataDir);
+  const db: ServiceDatabase = openServiceDatabase(options.dataDir, options.nativeBinding);
   const resourcesDir = options.resourcesDir ?? DEFAULT_RESOURCES_DIR;
   const hub = new HubStore(db);
   const labels = new LabelStore(db);
   const events = new EventLog(db, now);
+  const taskStore = new TaskStore(db);
+  const webhookStore = new WebhookStore(db);
+  const dispatcher = new WebhookDispatcher({
+    db,
+    store: webhookStore,
+    events,
+    now,
+    backoffMs: options.webhookBackoffMs ?? DEFAULT_WEBHOOK_BACKOFF_MS,
+    timeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+  });
+  events.onAppend(() => dispatcher.wake());
   const context: ServiceContext = {
     db,
     identity: new IdentityStore(db, now),
@@ -84,6 +120,10 @@ export function createService(options: ServiceOptions): ClinicService {
       now,
       processingMs: options.processingMs ?? DEFAULT_PROCESSING_MS,
     }),
+    taskStore,
+    tasks: new TaskService({ db, store: taskStore, events, now }),
+    webhookStore,
+    dispatcher,
     clips: new ClipBank(resourcesDir),
     resourcesDir,
     now,
@@ -91,12 +131,17 @@ export function createService(options: ServiceOptions): ClinicService {
 
   const app = Fastify({
     logger: options.logger ?? false,
+    // Close idle keep-alive and never-used connections too, so close() cannot hang on a client
+    // that opened a socket and said nothing (or paused an audio download).
+    forceCloseConnections: true,
     ajv: {
       customOptions: {
         removeAdditional: false,
         coerceTypes: 'array',
         useDefaults: true,
         allErrors: false,
+        // Type lists (OneOfTypes) keep null and numbers in bodies from being coerced.
+        allowUnionTypes: true,
       },
     },
   });
@@ -123,13 +168,23 @@ export function createService(options: ServiceOptions): ClinicService {
   app.register(
     async (api) => {
       installAuthentication(api, context.identity, now);
-      for (const routes of [authRoutes, deviceRoutes, labelRoutes, conversationRoutes])
+      installRateLimit(api, new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now));
+      for (const routes of [
+        authRoutes,
+        deviceRoutes,
+        labelRoutes,
+        conversationRoutes,
+        taskRoutes,
+        apiKeyRoutes,
+        webhookRoutes,
+      ])
         routes(api, context);
     },
     { prefix: API_PREFIX },
   );
 
   context.conversations.schedule();
+  dispatcher.start();
 
   return {
     ...context,
@@ -144,6 +199,7 @@ export function createService(options: ServiceOptions): ClinicService {
     },
     async close() {
       context.conversations.stop();
+      await dispatcher.stop(); // before the database closes: abandoned attempts go back in the queue
       await app.close();
       db.close();
     },

@@ -1,20 +1,15 @@
-import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_PREFIX, DEFAULT_PROCESSING_MS, createService } from './app';
-import { readMeta, writeMeta } from './db/database';
-import { seedDemo } from './demo/demo-seed';
-import type { DemoCredentials } from './demo/identity-seed';
-import { seedScale } from './demo/scale-seed';
-import { HubSimulator } from './hub/live-simulator';
+import { DEFAULT_PROCESSING_MS } from './app';
+import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from './http/rate-limit';
+import { openSandbox, SeedMismatchError, type Sandbox, type SeedSpec } from './sandbox';
+import { DEFAULT_WEBHOOK_BACKOFF_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks/dispatcher';
 
 const USAGE = `Usage: npm run --silent service -- [--port N] [--host 127.0.0.1] [--data DIR] [--seed demo|scale:N] [--processing-ms N]
+    [--rate-limit N/S] [--webhook-backoff-ms a,b,c,d,e] [--webhook-timeout-ms N]
 
 Starts the reference clinic service. The first line of stdout is one JSON object:
 {"baseUrl": "...", "credentials": {...}}; it then serves until SIGINT or SIGTERM.`;
-
-const CREDENTIALS_FILE = 'credentials.json';
-const SEED_KEY = 'seed';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -27,10 +22,28 @@ function wholeNumber(value: string | undefined, name: string, fallback: number):
   return Number(value);
 }
 
+function rateLimit(value: string | undefined): RateLimit {
+  if (value === undefined) return DEFAULT_RATE_LIMIT;
+  const limit = parseRateLimit(value);
+  if (!limit)
+    fail(`--rate-limit must be N/S (N requests per S seconds, both > 0), not "${value}".`);
+  return limit;
+}
+
+/** The five retry waits of webhook delivery, "a,b,c,d,e" in milliseconds. */
+function backoff(value: string | undefined): readonly number[] {
+  if (value === undefined) return DEFAULT_WEBHOOK_BACKOFF_MS;
+  const waits = value.split(',').map((part) => part.trim());
+  if (waits.length !== DEFAULT_WEBHOOK_BACKOFF_MS.length || !waits.every((w) => /^\d+$/.test(w))) {
+    fail(
+      `--webhook-backoff-ms must be ${DEFAULT_WEBHOOK_BACKOFF_MS.length} whole numbers of milliseconds separated by commas, not "${value}".`,
+    );
+  }
+  return waits.map(Number);
+}
+
 /** The seed to build: `demo` or `scale:N`. */
-function parseSeed(
-  value: string | undefined,
-): { kind: 'demo' } | { kind: 'scale'; count: number } | undefined {
+function parseSeed(value: string | undefined): SeedSpec | undefined {
   if (value === undefined) return undefined;
   if (value === 'demo') return { kind: 'demo' };
   const scale = /^scale:(\d+)$/.exec(value);
@@ -46,6 +59,9 @@ async function main(): Promise<void> {
       data: { type: 'string', default: '.earmark/service' },
       seed: { type: 'string' },
       'processing-ms': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'webhook-backoff-ms': { type: 'string' },
+      'webhook-timeout-ms': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -55,44 +71,43 @@ async function main(): Promise<void> {
     return;
   }
   const port = wholeNumber(values.port, 'port', 0);
+  if (port > 65_535) fail(`--port must be at most 65535, not ${port}.`);
   const processingMs = wholeNumber(values['processing-ms'], 'processing-ms', DEFAULT_PROCESSING_MS);
   const seed = parseSeed(values.seed);
   const dataDir = resolve(values.data);
 
-  const service = createService({ dataDir, processingMs });
-  const seeded = readMeta(service.db, SEED_KEY);
-  const credentialsPath = join(dataDir, CREDENTIALS_FILE);
-  let credentials: DemoCredentials | Record<string, never> = {};
-  if (seed && seeded === undefined) {
-    const now = Date.now();
-    credentials =
-      seed.kind === 'demo' ? seedDemo(service, now) : seedScale(service, seed.count, now);
-    // The sandbox's own demo keys, kept (owner-only) so a restart can print them again.
-    writeFileSync(`${credentialsPath}.tmp`, JSON.stringify(credentials), { mode: 0o600 });
-    renameSync(`${credentialsPath}.tmp`, credentialsPath);
-    writeMeta(service.db, SEED_KEY, values.seed!);
-  } else {
-    if (seed && seeded !== values.seed) {
-      fail(
-        `${dataDir} already holds the "${seeded}" seed; use another --data folder for "${values.seed}".`,
-      );
-    }
-    if (existsSync(credentialsPath))
-      credentials = JSON.parse(readFileSync(credentialsPath, 'utf8')) as DemoCredentials;
+  const webhookTimeoutMs = wholeNumber(
+    values['webhook-timeout-ms'],
+    'webhook-timeout-ms',
+    DEFAULT_WEBHOOK_TIMEOUT_MS,
+  );
+  if (webhookTimeoutMs === 0) fail('--webhook-timeout-ms must be above 0.');
+
+  let sandbox: Sandbox;
+  try {
+    sandbox = await openSandbox({
+      dataDir,
+      processingMs,
+      seed,
+      port,
+      host: values.host,
+      rateLimit: rateLimit(values['rate-limit']),
+      webhookBackoffMs: backoff(values['webhook-backoff-ms']),
+      webhookTimeoutMs,
+    });
+  } catch (error) {
+    if (error instanceof SeedMismatchError) fail(error.message);
+    throw error;
   }
-
-  const simulator = new HubSimulator(service.db, service.hub, service.clips, service.now);
-  simulator.start();
-
-  const address = await service.app.listen({ port, host: values.host });
-  process.stdout.write(`${JSON.stringify({ baseUrl: `${address}${API_PREFIX}`, credentials })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl: sandbox.baseUrl, credentials: sandbox.credentials })}\n`,
+  );
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    simulator.stop();
-    await service.close();
+    await sandbox.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -7,10 +7,14 @@ export type ServiceDatabase = Database.Database;
 
 export const DATABASE_FILE = 'service.sqlite';
 
-/** Opens (creating if needed) the service database in `dataDir`, WAL mode, migrated to the latest version. */
-export function openServiceDatabase(dataDir: string): ServiceDatabase {
+/**
+ * Opens (creating if needed) the service database in `dataDir`, WAL mode, migrated to the latest
+ * version. `nativeBinding` names better-sqlite3's addon when the default one is built for another
+ * runtime (Electron's ABI in the app; Node's in tests and the CLI).
+ */
+export function openServiceDatabase(dataDir: string, nativeBinding?: string): ServiceDatabase {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, DATABASE_FILE));
+  const db = new Database(join(dataDir, DATABASE_FILE), nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { Entitlements, FeatureScope } from '../../shared/api';
+import type { ApiKey, Entitlements, FeatureScope } from '../../shared/api';
 import type { ServiceDatabase } from './database';
 
 /** Every key starts with this; the visible keyPrefix is it plus the next 8 characters and "...". */
@@ -56,16 +56,30 @@ export function verifyPassword(password: string, stored: string): boolean {
   return timingSafeEqual(actual, expected);
 }
 
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 export function entitlementsOf(org: OrganizationRow): Entitlements {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     vet: org.entitlement_vet === 1,
     call: org.entitlement_call === 1,
     hub: org.entitlement_hub === 1,
-    vetForceSubscriptionEndDate: iso(org.vet_force_end_ms),
-    callForceSubscriptionEndDate: iso(org.call_force_end_ms),
+    vetForceSubscriptionEndDate: isoOrNull(org.vet_force_end_ms),
+    callForceSubscriptionEndDate: isoOrNull(org.call_force_end_ms),
   };
 }
+
+/** The seed's key as listed (§2.2); never the key itself, which is not stored. */
+export const toApiKey = (row: ApiKeyRow): ApiKey => ({
+  id: row.id,
+  name: row.name,
+  keyPrefix: row.key_prefix,
+  organizationId: row.organization_id,
+  allowedFeatures: JSON.parse(row.allowed_features) as string[],
+  createdAt: new Date(row.created_ms).toISOString(),
+  expiresAt: isoOrNull(row.expires_ms),
+  lastUsedAt: isoOrNull(row.last_used_ms),
+  isRevoked: row.revoked_ms !== null,
+});
 
 export class IdentityStore {
   constructor(
@@ -167,6 +181,19 @@ export class IdentityStore {
   apiKeyBySecret(key: string): ApiKeyRow | undefined {
     return this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hashSecret(key)) as
       ApiKeyRow | undefined;
+  }
+
+  apiKey(id: string): ApiKeyRow | undefined {
+    return this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as ApiKeyRow | undefined;
+  }
+
+  /** The organization's keys (only those of `userId` when given), oldest first. */
+  apiKeys(organizationId: string, userId?: string): ApiKeyRow[] {
+    return this.db
+      .prepare(
+        'SELECT * FROM api_keys WHERE organization_id = @organizationId AND (@userId IS NULL OR user_id = @userId) ORDER BY created_ms, rowid',
+      )
+      .all({ organizationId, userId: userId ?? null }) as ApiKeyRow[];
   }
 
   revokeApiKey(id: string): void {

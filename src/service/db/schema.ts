@@ -136,4 +136,94 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
   },
+  {
+    version: 2,
+    name: 'task boards, webhooks and their delivery queue',
+    sql: `
+      CREATE TABLE task_boards (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        name TEXT NOT NULL,
+        -- JSON arrays of the contract's TaskStatus and FieldDefinition, replaced whole by PATCH
+        statuses TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX task_boards_by_org ON task_boards (organization_id, created_ms);
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        board_id TEXT NOT NULL REFERENCES task_boards(id),
+        title TEXT NOT NULL,
+        group_key TEXT NOT NULL,
+        -- JSON object: field key to value
+        fields TEXT NOT NULL,
+        link_url TEXT NOT NULL,
+        description TEXT NOT NULL,
+        assignee TEXT NOT NULL,
+        due_date TEXT NOT NULL,
+        completed_at TEXT NOT NULL,
+        -- completedAtIso: stamped when the task enters a done-category status
+        completed_ms INTEGER,
+        status_id TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      );
+      CREATE INDEX tasks_by_board ON tasks (board_id, created_ms);
+      CREATE INDEX tasks_by_status ON tasks (board_id, status_id);
+      CREATE TABLE task_comments (
+        id TEXT PRIMARY KEY,
+        task_id TEXT NOT NULL REFERENCES tasks(id),
+        author_email TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX task_comments_by_task ON task_comments (task_id, created_ms);
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        url TEXT NOT NULL,
+        description TEXT NOT NULL,
+        -- JSON array of event types; empty means every event
+        event_types TEXT NOT NULL,
+        -- kept as is: signing needs it
+        secret TEXT NOT NULL,
+        is_active INTEGER NOT NULL,
+        consecutive_failures INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL,
+        -- the webhook receives the events logged after this sequence number (events.seq)
+        after_seq INTEGER NOT NULL
+      );
+      CREATE INDEX webhooks_by_org ON webhooks (organization_id, created_ms);
+      -- The durable delivery queue: one row per event still to be delivered to a webhook.
+      CREATE TABLE webhook_queue (
+        webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        -- the exact bytes every attempt sends (and signs)
+        body TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_ms INTEGER NOT NULL,
+        PRIMARY KEY (webhook_id, event_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX webhook_queue_due ON webhook_queue (next_attempt_ms);
+      -- The delivery log: one row per attempt, the newest 50 per webhook kept.
+      CREATE TABLE webhook_deliveries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        attempt_number INTEGER NOT NULL,
+        http_status_code INTEGER NOT NULL,
+        response_time_ms INTEGER NOT NULL,
+        error_message TEXT,
+        success INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, seq);
+      -- Events up to here have been fanned out into the queue (events logged before this
+      -- version predate every webhook).
+      INSERT INTO meta (key, value) SELECT 'webhook-fanout-seq', coalesce(max(seq), 0) FROM events;
+    `,
+  },
 ];

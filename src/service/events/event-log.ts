@@ -21,6 +21,7 @@ export const newEventId = (prefix = EVENT_ID_PREFIX) => prefix + randomBytes(12)
  */
 export class EventLog {
   private readonly insert;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(
     private readonly db: ServiceDatabase,
@@ -34,7 +35,24 @@ export class EventLog {
   append<T extends LoggedEventType>(organizationId: string, type: T, data: EventData[T]): string {
     const id = newEventId();
     this.insert.run(id, organizationId, type, this.now(), JSON.stringify(data));
+    for (const listener of this.listeners) listener();
     return id;
+  }
+
+  /**
+   * Calls `listener` after each append. It runs inside the appending transaction, so it should
+   * only schedule work (the webhook dispatcher reads the log once the transaction is over).
+   */
+  onAppend(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The sequence number of the newest event (0 for an empty log). */
+  lastSeq(): number {
+    const row = this.db.prepare('SELECT max(seq) AS seq FROM events').get() as {
+      seq: number | null;
+    };
+    return row.seq ?? 0;
   }
 
   /** Events after `afterSeq`, oldest first. */

@@ -6,8 +6,8 @@ import {
   type Identity,
   type IdentityApiKey,
 } from '../../shared/api';
-import { entitlementsOf, type IdentityStore, type Role } from '../db/identity-store';
-import { forbidden, unauthorized } from './problems';
+import { entitlementsOf, toApiKey, type IdentityStore, type Role } from '../db/identity-store';
+import { forbidden, notFound, unauthorized } from './problems';
 
 /** Who is calling: resolved from a Bearer key or a session cookie for every authenticated route. */
 export interface Principal {
@@ -25,10 +25,17 @@ export interface Principal {
 export interface RouteAccess {
   /** No authentication (the login itself). */
   public?: boolean;
-  /** The feature scope a key must carry (a `logged-in` key or a session has every scope). */
-  scope?: Exclude<FeatureScope, 'logged-in'>;
+  /**
+   * The feature scope a key must carry (a `logged-in` key or a session has every scope);
+   * `logged-in` itself admits only keys allowed everything.
+   */
+  scope?: FeatureScope;
   /** Requires entitlements.hub of the organization. */
   hub?: boolean;
+  /** The user must be an owner or admin of the organization. */
+  admin?: boolean;
+  /** Only a signed-in user's session cookie, never an API key. */
+  session?: boolean;
 }
 
 declare module 'fastify' {
@@ -72,15 +79,7 @@ function principalFromKey(store: IdentityStore, key: string, now: number): Princ
     entitlements: entitlementsOf(org),
     authMethod: 'ApiKey',
     role: store.role(user.id, org.id),
-    apiKey: {
-      id: row.id,
-      name: row.name,
-      keyPrefix: row.key_prefix,
-      organizationId: row.organization_id,
-      allowedFeatures: JSON.parse(row.allowed_features) as string[],
-      createdAt: new Date(row.created_ms).toISOString(),
-      expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms).toISOString(),
-    },
+    apiKey: toApiKey(row),
   };
 }
 
@@ -122,7 +121,16 @@ export function authenticate(
   throw unauthorized('unauthenticated', 'Send an API key as "Authorization: Bearer <API key>".');
 }
 
+export const isOwnerOrAdmin = (principal: Principal) =>
+  principal.role === 'owner' || principal.role === 'admin';
+
 export function checkAccess(principal: Principal, access: RouteAccess): void {
+  if (access.session && principal.authMethod !== 'Cookie') {
+    throw forbidden(
+      'session_required',
+      "This request needs a signed-in user's session (POST /auth/login); an API key cannot make it.",
+    );
+  }
   const features = principal.apiKey?.allowedFeatures;
   if (
     access.scope &&
@@ -141,6 +149,12 @@ export function checkAccess(principal: Principal, access: RouteAccess): void {
       `Organization "${principal.organizationName}" has no hub subscription (entitlements.hub is false).`,
     );
   }
+  if (access.admin && !isOwnerOrAdmin(principal)) {
+    throw forbidden(
+      'role_missing',
+      `${principal.email} is a ${principal.role ?? 'non-member'} of "${principal.organizationName}"; this needs the owner or admin role.`,
+    );
+  }
 }
 
 /** Rejects a request naming an organization other than the one the key is bound to. */
@@ -149,11 +163,27 @@ export function requireOrganization(
   organizationId: string | undefined,
 ): void {
   if (organizationId !== undefined && organizationId !== principal.organizationId) {
+    const bound =
+      principal.authMethod === 'Cookie'
+        ? `The session acts in organization ${principal.organizationId} (sign in with organizationId to act in another)`
+        : `The API key is bound to organization ${principal.organizationId}`;
     throw forbidden(
       'organization_mismatch',
-      `The API key is bound to organization ${principal.organizationId}; it cannot reach organization ${organizationId}.`,
+      `${bound}; it cannot reach organization ${organizationId}.`,
     );
   }
+}
+
+/** A resource the caller may reach: 404 when there is none, 403 when another organization's. */
+export function reachable<T>(
+  principal: Principal,
+  found: T | undefined,
+  organizationOf: (found: T) => string,
+  missing: string,
+): T {
+  if (found === undefined) throw notFound(missing);
+  requireOrganization(principal, organizationOf(found));
+  return found;
 }
 
 /** Installs authentication on every route of `app` except public ones and unknown paths. */

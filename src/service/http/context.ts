@@ -4,8 +4,12 @@ import type { ServiceDatabase } from '../db/database';
 import type { HubStore } from '../db/hub-store';
 import type { IdentityStore } from '../db/identity-store';
 import type { LabelStore } from '../db/label-store';
+import type { TaskStore } from '../db/task-store';
+import type { WebhookStore } from '../db/webhook-store';
 import type { EventLog } from '../events/event-log';
 import type { ConversationService } from '../hub/conversations';
+import type { TaskService } from '../tasks/task-service';
+import type { WebhookDispatcher } from '../webhooks/dispatcher';
 
 /** What every route plugin is given. */
 export interface ServiceContext {
@@ -15,6 +19,10 @@ export interface ServiceContext {
   hub: HubStore;
   events: EventLog;
   conversations: ConversationService;
+  taskStore: TaskStore;
+  tasks: TaskService;
+  webhookStore: WebhookStore;
+  dispatcher: WebhookDispatcher;
   clips: ClipBank;
   resourcesDir: string;
   now: () => number;

@@ -15,6 +15,8 @@ export class ProblemError extends Error {
     detail: string,
     readonly errors?: ProblemFieldError[],
     readonly headers: Record<string, string> = {},
+    /** Extension members of the problem body (RFC 9457 §3.2), such as a 409's conflicts. */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -25,6 +27,8 @@ export const badRequest = (detail: string, errors?: ProblemFieldError[]) =>
 export const notFound = (detail: string) => new ProblemError(404, 'not_found', 'Not found', detail);
 export const forbidden = (code: ProblemCode, detail: string) =>
   new ProblemError(403, code, 'Forbidden', detail);
+export const conflict = (detail: string, extensions: Record<string, unknown> = {}) =>
+  new ProblemError(409, 'conflict', 'Conflict', detail, undefined, {}, extensions);
 export const unauthorized = (code: ProblemCode, detail: string) =>
   new ProblemError(401, code, 'Unauthorized', detail, undefined, {
     'www-authenticate': 'Bearer realm="clinic-service"',
@@ -76,13 +80,14 @@ function describe(error: ProblemFieldError): string {
   return name ? `${where} "${name}" ${error.message}` : `${where} ${error.message}`;
 }
 
+/** A 400 whose detail names every bad field; `note` adds a sentence (what was not done). */
+export const invalidFields = (errors: ProblemFieldError[], note = '') =>
+  badRequest(`The ${errors.map(describe).join('; ')}.${note && ` ${note}`}`, errors);
+
 /** Maps framework errors (bad JSON, wrong media type, schema failures) to problem details. */
 export function toProblemError(error: FastifyError | ProblemError): ProblemError {
   if (error instanceof ProblemError) return error;
-  if (error.validation) {
-    const errors = fieldErrors(error);
-    return badRequest(`The ${errors.map(describe).join('; ')}.`, errors);
-  }
+  if (error.validation) return invalidFields(fieldErrors(error));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -133,7 +138,8 @@ export function toProblemError(error: FastifyError | ProblemError): ProblemError
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ProblemError) {
-  const body: Problem = {
+  const body: Problem & Record<string, unknown> = {
+    ...problem.extensions,
     type: problemType(problem.code),
     title: problem.title,
     status: problem.status,

@@ -21,5 +21,16 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * A value of one of several JSON types, as one `type` list. Request bodies use it where null or a
+ * number must arrive as sent: the service's Ajv coerces types (for query strings), and inside an
+ * anyOf it would turn null or 5 into "" or "5" on the string branch, whereas a type list is left
+ * alone when the value already has one of its types.
+ */
+export const OneOfTypes = <T>(
+  types: readonly ('string' | 'number' | 'null')[],
+  options: Record<string, unknown> = {},
+) => Type.Unsafe<T>({ type: [...types], ...options });
+
 export const SuccessResponse = Type.Object({ success: Type.Boolean() });
 export type SuccessResponse = Static<typeof SuccessResponse>;

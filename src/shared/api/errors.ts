@@ -16,6 +16,7 @@ export const PROBLEM_CODES = [
   'key_revoked',
   'key_expired',
   'session_invalid',
+  'session_required',
   'login_failed',
   'organization_mismatch',
   'scope_missing',
@@ -25,6 +26,7 @@ export const PROBLEM_CODES = [
   'range_not_satisfiable',
   'range_too_long',
   'conflict',
+  'limit_reached',
   'rate_limited',
   'internal_error',
 ] as const;

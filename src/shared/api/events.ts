@@ -35,4 +35,7 @@ export interface EventData {
   conversation_created: { conversationId: string; deviceId: string };
   conversation_completed: { conversationId: string; deviceId: string };
   ping: { test: true };
+  task_created: { taskId: string; boardId: string };
+  task_updated: { taskId: string; boardId: string; changed: string[] };
+  task_comment_added: { taskId: string; boardId: string; commentId: string };
 }

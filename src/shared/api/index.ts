@@ -5,3 +5,6 @@ export * from './devices';
 export * from './labels';
 export * from './conversations';
 export * from './events';
+export * from './tasks';
+export * from './api-keys';
+export * from './webhooks';

@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { API_PREFIX, createService, type ClinicService, type ServiceOptions } from './app';
+import { readMeta, writeMeta } from './db/database';
+import { seedDemo } from './demo/demo-seed';
+import type { DemoCredentials } from './demo/identity-seed';
+import { seedScale } from './demo/scale-seed';
+import { HubSimulator } from './hub/live-simulator';
+
+export type SeedSpec = { kind: 'demo' } | { kind: 'scale'; count: number };
+
+export interface SandboxOptions extends ServiceOptions {
+  seed?: SeedSpec;
+  port?: number;
+  host?: string;
+}
+
+/** A running reference service: the demo clinic of `npm start`, the CLI, and the app's demo. */
+export interface Sandbox {
+  service: ClinicService;
+  baseUrl: string;
+  /** Empty when the folder was never seeded. */
+  credentials: DemoCredentials | Record<string, never>;
+  close(): Promise<void>;
+}
+
+const CREDENTIALS_FILE = 'credentials.json';
+const SEED_KEY = 'seed';
+
+export const seedName = (seed: SeedSpec) => (seed.kind === 'demo' ? 'demo' : `scale:${seed.count}`);
+
+export class SeedMismatchError extends Error {}
+
+/**
+ * Opens the service over `dataDir`, seeding it first if it is empty and a seed is asked for,
+ * starts the hub simulator and listens. The credentials of a seeded folder are kept beside the
+ * database (owner-only) so every later start can hand them out again.
+ */
+export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const service = createService(options);
+  try {
+    const credentialsPath = join(options.dataDir, CREDENTIALS_FILE);
+    const seeded = readMeta(service.db, SEED_KEY);
+    let credentials: Sandbox['credentials'] = {};
+    if (options.seed && seeded === undefined) {
+      const now = service.now();
+      credentials =
+        options.seed.kind === 'demo'
+          ? seedDemo(service, now)
+          : seedScale(service, options.seed.count, now);
+      writeFileSync(`${credentialsPath}.tmp`, JSON.stringify(credentials), { mode: 0o600 });
+      renameSync(`${credentialsPath}.tmp`, credentialsPath);
+      writeMeta(service.db, SEED_KEY, seedName(options.seed));
+    } else {
+      if (options.seed && seeded !== seedName(options.seed)) {
+        throw new SeedMismatchError(
+          `${options.dataDir} already holds the "${seeded}" seed; use another data folder for "${seedName(options.seed)}".`,
+        );
+      }
+      if (existsSync(credentialsPath))
+        credentials = JSON.parse(readFileSync(credentialsPath, 'utf8')) as DemoCredentials;
+    }
+    const simulator = new HubSimulator(service.db, service.hub, service.clips, service.now);
+    simulator.start();
+    const address = await service.app.listen({
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+    });
+    return {
+      service,
+      baseUrl: `${address}${API_PREFIX}`,
+      credentials,
+      async close() {
+        simulator.stop();
+        await service.close();
+      },
+    };
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+}
