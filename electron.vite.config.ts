@@ -7,7 +7,13 @@ export default defineConfig({
     build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
   },
   preload: {
-    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') } } },
+    // A sandboxed preload cannot load ES modules or other files: one CommonJS bundle.
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
   },
   renderer: {
     root: resolve('src/renderer'),

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Entitlements } from '../../shared/api';
+import { writeFileAtomic } from '../fs/atomic-write';
+
+/** What is remembered of an account between runs. Never the key: that is in the keychain. */
+export interface StoredAccount {
+  id: string;
+  baseUrl: string;
+  organizationId: string;
+  organizationName: string;
+  email: string;
+  entitlements: Entitlements | null;
+  allowedFeatures: string[];
+  keyId: string | null;
+  keyName: string | null;
+  keyPrefix: string | null;
+  expiresAt: string | null;
+  keyStorage: 'keychain' | 'session';
+  demo: boolean;
+}
+
+interface AccountsFile {
+  version: 1;
+  activeId: string | null;
+  accounts: StoredAccount[];
+}
+
+const EMPTY: AccountsFile = { version: 1, activeId: null, accounts: [] };
+
+/** accounts.json in the app's data folder, rewritten atomically on every change. */
+export class AccountStore {
+  private state: AccountsFile;
+
+  constructor(private readonly path: string) {
+    this.state = existsSync(path) ? this.read() : structuredClone(EMPTY);
+  }
+
+  private read(): AccountsFile {
+    const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<AccountsFile>;
+    if (parsed.version !== 1 || !Array.isArray(parsed.accounts)) {
+      throw new Error(
+        `${this.path} is not an Earmark accounts file of a version this build reads.`,
+      );
+    }
+    return { version: 1, activeId: parsed.activeId ?? null, accounts: parsed.accounts };
+  }
+
+  get accounts(): readonly StoredAccount[] {
+    return this.state.accounts;
+  }
+
+  get activeId(): string | null {
+    return this.state.activeId;
+  }
+
+  /** Applies a change and saves it; the in-memory state changes only if the save succeeds. */
+  update(change: (state: AccountsFile) => AccountsFile): void {
+    const next = change(structuredClone(this.state));
+    mkdirSync(dirname(this.path), { recursive: true });
+    writeFileAtomic(this.path, `${JSON.stringify(next, null, 2)}\n`);
+    this.state = next;
+  }
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import type { Identity } from '../../shared/api';
+import type { AccountSummary } from '../../shared/ipc';
+import { AppError } from '../errors';
+import type { AccountStore, StoredAccount } from './account-store';
+import { normalizeBaseUrl } from './base-url';
+import { KeychainUnavailableError, type SecretStore } from './secret-store';
+
+/** Asks the service who a key belongs to (GET /auth/me); rejects for a bad key. */
+export type Identify = (baseUrl: string, apiKey: string) => Promise<Identity>;
+
+export interface AddAccountInput {
+  baseUrl: string;
+  apiKey: string;
+  sessionOnly?: boolean;
+  demo?: boolean;
+}
+
+/** The active account with its key, for the API client. */
+export interface ActiveAccount {
+  account: StoredAccount;
+  apiKey: string;
+}
+
+/**
+ * Accounts: a base URL, a key and the organization /auth/me reports. Several can exist (one key
+ * per organization), one is active. Keys go to the OS keychain, or, by the user's choice when
+ * there is none, to memory for this session; the account file never holds one.
+ */
+export class AccountService {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly keychain: SecretStore,
+    private readonly session: SecretStore,
+    private readonly identify: Identify,
+  ) {}
+
+  private secrets(account: StoredAccount): SecretStore {
+    return account.keyStorage === 'keychain' ? this.keychain : this.session;
+  }
+
+  private hasKey(account: StoredAccount): boolean {
+    try {
+      return this.secrets(account).get(account.id) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  list(): AccountSummary[] {
+    return this.store.accounts.map((account) => ({
+      ...account,
+      hasKey: this.hasKey(account),
+      active: account.id === this.store.activeId,
+    }));
+  }
+
+  private summary(id: string): AccountSummary {
+    const found = this.list().find((a) => a.id === id);
+    if (!found) throw new AppError('not_found', 'That account no longer exists.');
+    return found;
+  }
+
+  /** Validates the key with the service first; stores nothing if that fails. */
+  async add(input: AddAccountInput): Promise<AccountSummary> {
+    const baseUrl = normalizeBaseUrl(input.baseUrl);
+    const apiKey = input.apiKey.trim();
+    const identity = await this.identify(baseUrl, apiKey);
+    // The demo clinic listens on a new port each launch: it is one account whatever its address.
+    const existing = this.store.accounts.find((a) =>
+      input.demo
+        ? a.demo
+        : !a.demo && a.baseUrl === baseUrl && a.organizationId === identity.organizationId,
+    );
+    const id = existing?.id ?? randomBytes(12).toString('base64url');
+    const keyStorage = input.sessionOnly ? 'session' : 'keychain';
+    try {
+      (keyStorage === 'keychain' ? this.keychain : this.session).set(id, apiKey);
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) {
+        throw new AppError(
+          'keychain_unavailable',
+          `${error.message} Earmark keeps API keys only in the system keychain. You can keep this key in memory until Earmark quits instead.`,
+        );
+      }
+      throw error;
+    }
+    if (existing && existing.keyStorage !== keyStorage) this.forgetKey(existing);
+    const account: StoredAccount = {
+      id,
+      baseUrl,
+      organizationId: identity.organizationId,
+      organizationName: identity.organizationName,
+      email: identity.email,
+      entitlements: identity.entitlements,
+      allowedFeatures: identity.apiKey?.allowedFeatures ?? [],
+      keyId: identity.apiKey?.id ?? null,
+      keyName: identity.apiKey?.name ?? null,
+      keyPrefix: identity.apiKey?.keyPrefix ?? null,
+      expiresAt: identity.apiKey?.expiresAt ?? null,
+      keyStorage,
+      demo: input.demo ?? false,
+    };
+    this.store.update((state) => ({
+      ...state,
+      activeId: id,
+      accounts: existing
+        ? state.accounts.map((a) => (a.id === id ? account : a))
+        : [...state.accounts, account],
+    }));
+    return this.summary(id);
+  }
+
+  private forgetKey(account: StoredAccount): void {
+    try {
+      this.secrets(account).delete(account.id);
+    } catch {
+      // A keychain that went away keeps nothing we could delete.
+    }
+  }
+
+  remove(id: string): AccountSummary[] {
+    const account = this.store.accounts.find((a) => a.id === id);
+    if (!account) throw new AppError('not_found', 'That account no longer exists.');
+    this.forgetKey(account);
+    this.store.update((state) => {
+      const accounts = state.accounts.filter((a) => a.id !== id);
+      return {
+        ...state,
+        accounts,
+        activeId: state.activeId === id ? (accounts[0]?.id ?? null) : state.activeId,
+      };
+    });
+    return this.list();
+  }
+
+  activate(id: string): AccountSummary[] {
+    if (!this.store.accounts.some((a) => a.id === id))
+      throw new AppError('not_found', 'That account no longer exists.');
+    this.store.update((state) => ({ ...state, activeId: id }));
+    return this.list();
+  }
+
+  /** Refreshes the remembered identity of an account (organization name, entitlements, expiry). */
+  remember(id: string, identity: Identity): void {
+    this.store.update((state) => ({
+      ...state,
+      accounts: state.accounts.map((a) =>
+        a.id === id
+          ? {
+              ...a,
+              organizationName: identity.organizationName,
+              entitlements: identity.entitlements,
+              expiresAt: identity.apiKey?.expiresAt ?? a.expiresAt,
+            }
+          : a,
+      ),
+    }));
+  }
+
+  active(): ActiveAccount {
+    const account = this.store.accounts.find((a) => a.id === this.store.activeId);
+    if (!account)
+      throw new AppError(
+        'no_account',
+        'No clinic is connected yet. Connect to your clinic or open the demo clinic.',
+      );
+    const apiKey = this.secrets(account).get(account.id);
+    if (apiKey === undefined) {
+      throw new AppError(
+        'key_missing',
+        account.keyStorage === 'session'
+          ? `The key for ${account.organizationName} was kept only until Earmark quit. Add it again.`
+          : `The keychain has no key for ${account.organizationName}. Add it again.`,
+      );
+    }
+    return { account, apiKey };
+  }
+}

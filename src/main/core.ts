@@ -1,0 +1,131 @@
+import { join } from 'node:path';
+import type { ConnectionStatus, EventName, IpcError, IpcEvents } from '../shared/ipc';
+import { AccountStore } from './accounts/account-store';
+import { AccountService } from './accounts/accounts';
+import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
+import { DemoClinic } from './demo-clinic';
+import type { CoreContext } from './context';
+import { accountHandlers } from './handlers/accounts';
+import { appHandlers } from './handlers/app';
+import { hubHandlers } from './handlers/hub';
+import { CreatedRangeStore } from './hub/created-ranges';
+import { createRpcRouter, type RpcRouter } from './rpc';
+import { connectService, translateServiceError, type ServiceClient } from './service-client';
+
+export interface CoreOptions {
+  /** The app's data folder (accounts.json; later the cache). Never holds a key. */
+  dataDir: string;
+  shell: 'electron' | 'browser';
+  version: string;
+  /** Where keys live; the OS keychain unless a test or a platform says otherwise. */
+  keychain?: SecretStore;
+  /** Makes the API client of an account (tests can point it through a proxy). */
+  connect?: (baseUrl: string, apiKey: string) => ServiceClient;
+  /** Opens a parsed http(s) URL in the system browser. */
+  openExternal?: (url: string) => Promise<void> | void;
+  /** How long the demo clinic takes to process a completed conversation. */
+  demoProcessingMs?: number;
+  /** The folder holding demo-speech/ (the source tree's resources/ unless packaged elsewhere). */
+  resourcesDir?: string;
+  /** better-sqlite3's addon for this runtime, when not the default (Electron). */
+  sqliteBinding?: string;
+  log?: (message: string) => void;
+}
+
+export interface Core {
+  rpc: RpcRouter;
+  on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Wires the services both shells host: accounts, the API client, the demo clinic, and the RPC table. */
+export function createCore(options: CoreOptions): Core {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const connect = options.connect ?? connectService;
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
+    for (const listener of listeners.get(event) ?? [])
+      (listener as (p: IpcEvents[E]) => void)(payload);
+  };
+
+  const accounts = new AccountService(
+    new AccountStore(join(options.dataDir, 'accounts.json')),
+    options.keychain ?? new KeychainSecretStore(),
+    new SessionSecretStore(),
+    async (baseUrl, apiKey) => {
+      const client = connect(baseUrl, apiKey);
+      try {
+        return await client.me();
+      } finally {
+        await client.close();
+      }
+    },
+  );
+  const ranges = new CreatedRangeStore(join(options.dataDir, 'created-ranges.json'));
+  const demo = new DemoClinic({
+    dataDir: join(options.dataDir, 'demo-service'),
+    processingMs: options.demoProcessingMs,
+    resourcesDir: options.resourcesDir,
+    nativeBinding: options.sqliteBinding,
+  });
+
+  let connection: ConnectionStatus = { state: 'unknown', lastError: null, checkedAt: null };
+  const setConnection = (state: ConnectionStatus['state'], lastError: IpcError | null) => {
+    connection = { state, lastError, checkedAt: new Date().toISOString() };
+    emit('connection.changed', connection);
+  };
+
+  let client:
+    { accountId: string; baseUrl: string; apiKey: string; client: ServiceClient } | undefined;
+  /** The active account's client, made again only when the account, its address or its key changes. */
+  async function activeClient(): Promise<ServiceClient> {
+    const { account, apiKey } = accounts.active();
+    const baseUrl = account.demo ? await demo.baseUrl() : account.baseUrl;
+    if (
+      client?.accountId !== account.id ||
+      client.baseUrl !== baseUrl ||
+      client.apiKey !== apiKey
+    ) {
+      const previous = client;
+      client = { accountId: account.id, baseUrl, apiKey, client: connect(baseUrl, apiKey) };
+      await previous?.client.close();
+    }
+    return client.client;
+  }
+
+  /** Runs a call on the active account's service and keeps the connection status current. */
+  async function withService<T>(call: (service: ServiceClient) => Promise<T>): Promise<T> {
+    const service = await activeClient();
+    try {
+      const result = await call(service);
+      if (connection.state !== 'online') setConnection('online', null);
+      return result;
+    } catch (error) {
+      const translated = translateServiceError(error);
+      if (translated && (translated.kind === 'offline' || translated.kind === 'timeout'))
+        setConnection('offline', translated);
+      throw error;
+    }
+  }
+
+  const context: CoreContext = { options, accounts, demo, ranges, emit, withService };
+  const rpc = createRpcRouter(
+    { ...appHandlers(context), ...accountHandlers(context), ...hubHandlers(context) },
+    translateServiceError,
+    log,
+  );
+
+  return {
+    rpc,
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: never) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+    async close() {
+      await client?.client.close();
+      await demo.stop();
+    },
+  };
+}

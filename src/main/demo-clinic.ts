@@ -1,0 +1,39 @@
+import { openSandbox, type Sandbox, type SandboxOptions } from '../service/sandbox';
+
+/**
+ * The demo clinic: the reference service started in-process on loopback with its own data
+ * folder, seeded on first use. Started on demand and kept until the app quits.
+ */
+export class DemoClinic {
+  private sandbox: Promise<Sandbox> | undefined;
+
+  constructor(
+    private readonly options: Pick<
+      SandboxOptions,
+      'dataDir' | 'processingMs' | 'resourcesDir' | 'nativeBinding'
+    >,
+  ) {}
+
+  async start(): Promise<{ baseUrl: string; apiKey: string }> {
+    this.sandbox ??= openSandbox({ ...this.options, seed: { kind: 'demo' } });
+    try {
+      const { baseUrl, credentials } = await this.sandbox;
+      if (!('primary' in credentials))
+        throw new Error(`The demo folder ${this.options.dataDir} holds no demo credentials.`);
+      return { baseUrl, apiKey: credentials.primary.apiKey };
+    } catch (error) {
+      this.sandbox = undefined;
+      throw error;
+    }
+  }
+
+  async baseUrl(): Promise<string> {
+    return (await this.start()).baseUrl;
+  }
+
+  async stop(): Promise<void> {
+    const sandbox = this.sandbox;
+    this.sandbox = undefined;
+    await (await sandbox)?.close();
+  }
+}

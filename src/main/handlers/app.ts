@@ -1,0 +1,20 @@
+import type { CoreContext } from '../context';
+import { AppError } from '../errors';
+import { parseExternalUrl } from '../external-url';
+import type { RpcHandlers } from '../rpc';
+
+export const appHandlers = ({
+  options,
+}: CoreContext): Pick<RpcHandlers, 'app.info' | 'app.openExternal'> => ({
+  'app.info': () => ({
+    version: options.version,
+    shell: options.shell,
+    platform: process.platform,
+  }),
+  'app.openExternal': async ({ url }) => {
+    if (!options.openExternal)
+      throw new AppError('unsupported', 'Links cannot be opened from here.');
+    await options.openExternal(parseExternalUrl(url));
+    return null;
+  },
+});

@@ -1,0 +1,97 @@
+import { TIMELINE_MAX_WINDOW_MS } from '../../shared/api';
+import { fetchWindows } from '../../shared/timeline';
+import type { CoreContext } from '../context';
+import { invalidInput } from '../errors';
+import type { RpcHandlers } from '../rpc';
+
+/** A local day is at most 25 hours; leave room for a view that spans a little more. */
+const MAX_DAY_MS = 26 * 60 * 60 * 1000;
+
+type HubChannels =
+  | 'devices.list'
+  | 'hub.minutes'
+  | 'hub.preview'
+  | 'hub.create'
+  | 'hub.complete'
+  | 'hub.createdRanges'
+  | 'conversations.list'
+  | 'conversations.get'
+  | 'conversations.record'
+  | 'labels.get';
+
+function checkRange(startMs: number, endMs: number, maxMs: number): void {
+  if (endMs <= startMs) throw invalidInput('The end of the range must be after its start.');
+  if (endMs - startMs > maxMs)
+    throw invalidInput(`The range may span at most ${maxMs / 3_600_000} hours.`);
+}
+
+export function hubHandlers({
+  accounts,
+  ranges,
+  withService,
+}: CoreContext): Pick<RpcHandlers, HubChannels> {
+  const accountId = () => accounts.active().account.id;
+  return {
+    'devices.list': () =>
+      withService((service) =>
+        service.api.devices.list({ organizationId: accounts.active().account.organizationId }),
+      ),
+    'hub.minutes': ({ deviceId, startMs, endMs }) => {
+      checkRange(startMs, endMs, MAX_DAY_MS);
+      return withService(async (service) => {
+        const windows = fetchWindows({ startMs, endMs }, TIMELINE_MAX_WINDOW_MS);
+        const parts = await Promise.all(
+          windows.map((w) => service.api.conversations.timeline(deviceId, w)),
+        );
+        return { deviceId, startMs, endMs, minutes: parts.flatMap((part) => part.minutes) };
+      });
+    },
+    'hub.preview': (range) => withService((service) => service.api.conversations.preview(range)),
+    'hub.create': (range) =>
+      withService(async (service) => {
+        const result = await service.api.conversations.create(range);
+        if (result.success && result.conversation) {
+          ranges.add(accountId(), {
+            ...range,
+            conversationId: result.conversation.conversationId,
+            createdAt: new Date().toISOString(),
+          });
+        }
+        return result;
+      }),
+    'hub.complete': ({ deviceId, conversationId }) =>
+      withService(async (service) => {
+        await service.api.conversations.complete(deviceId, conversationId);
+        return service.api.conversations.get(deviceId, conversationId);
+      }),
+    'hub.createdRanges': ({ deviceId, startMs, endMs }) =>
+      ranges.within(accountId(), deviceId, startMs, endMs),
+    'conversations.list': (query) =>
+      withService((service) => service.api.conversations.list(query)),
+    'conversations.get': ({ deviceId, conversationId }) =>
+      withService((service) => service.api.conversations.get(deviceId, conversationId)),
+    'conversations.record': ({ deviceId, conversationId }) =>
+      withService(async (service) => {
+        const range = ranges.find(accountId(), conversationId);
+        if (!range) return null;
+        const { account } = accounts.active();
+        const device = (
+          await service.api.devices.list({ organizationId: account.organizationId })
+        ).find((d) => d.value === deviceId);
+        // The record starts when the range does: list hub records starting in that very millisecond.
+        const { items } = await service.api.labels.list(account.organizationId, {
+          types: ['HubMic', 'HubBatch'],
+          fromTime: new Date(range.startMs).toISOString(),
+          toTime: new Date(range.startMs + 1).toISOString(),
+          limit: 20,
+        });
+        const match = items.find(
+          (label) =>
+            Date.parse(label.toTime) === range.endMs &&
+            (!device || label.deviceSerial === device.serial),
+        );
+        return match ? service.api.labels.get(match.id) : null;
+      }),
+    'labels.get': ({ labelId }) => withService((service) => service.api.labels.get(labelId)),
+  };
+}

@@ -1,0 +1,32 @@
+import type { ConversationList, Device, Identity } from '../shared/api';
+import type { IpcError } from '../shared/ipc';
+import { createApiClient, type ApiClient } from './api/client';
+import { isApiError, serializeApiError } from './api/errors';
+
+/** The API client of the active account, with the calls the core makes directly. */
+export interface ServiceClient {
+  api: ApiClient;
+  me(): Promise<Identity>;
+  devices(organizationId: string): Promise<Device[]>;
+  /** The conversation list's first page without filters (the diagnostics' last check). */
+  firstConversations(): Promise<ConversationList>;
+  close(): Promise<void>;
+}
+
+export function connectService(baseUrl: string, apiKey: string): ServiceClient {
+  const api = createApiClient({ baseUrl, apiKey });
+  return {
+    api,
+    me: () => api.identity.me(),
+    devices: (organizationId) => api.devices.list({ organizationId }),
+    firstConversations: () => api.conversations.list({}),
+    close: () => api.close(),
+  };
+}
+
+/** The client's errors as IPC errors; undefined for anything else. */
+export function translateServiceError(error: unknown): IpcError | undefined {
+  if (!isApiError(error)) return undefined;
+  const { name: _name, ...shape } = serializeApiError(error);
+  return shape;
+}

@@ -1,0 +1,110 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCore } from '../core';
+import { defaultDataDir } from '../paths';
+import { findChromium } from './chromium';
+import { startWebShell } from './server';
+
+const USAGE = `Usage: npm run --silent web -- [--demo] [--port N] [--no-open] [--data DIR]
+
+Starts Earmark's browser shell: the app's core in Node and its window in a browser, on this
+machine only. The first line of stdout is one JSON object: {"url": "<address with token>"}.`;
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const rendererDir = join(repoRoot, 'out', 'renderer');
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+/** Builds the renderer when there is no build yet; the build's output goes to stderr. */
+function ensureRendererBuilt(): void {
+  if (existsSync(join(rendererDir, 'index.html'))) return;
+  process.stderr.write('Building the renderer (first run)…\n');
+  const build = spawnSync(join(repoRoot, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+    cwd: repoRoot,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
+  if (build.status !== 0) fail('The renderer build failed (see above).');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      demo: { type: 'boolean', default: false },
+      port: { type: 'string', default: '0' },
+      'no-open': { type: 'boolean', default: false },
+      data: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return void process.stdout.write(`${USAGE}\n`);
+  if (!/^\d+$/.test(values.port)) fail(`--port must be a whole number, not "${values.port}".`);
+  const dataDir = resolve(values.data ?? defaultDataDir());
+  mkdirSync(dataDir, { recursive: true });
+  ensureRendererBuilt();
+
+  const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const core = createCore({
+    dataDir,
+    shell: 'browser',
+    version,
+    openExternal: (url) =>
+      void spawn(process.platform === 'darwin' ? 'open' : 'xdg-open', [url], {
+        stdio: 'ignore',
+        detached: true,
+      }).unref(),
+  });
+  if (values.demo) {
+    const opened = await core.rpc.invoke('accounts.openDemo', {});
+    if (!opened.ok) process.stderr.write(`The demo clinic did not open: ${opened.error.message}\n`);
+  }
+  const shell = await startWebShell({ core, rendererDir, port: Number(values.port) });
+  process.stdout.write(`${JSON.stringify({ url: shell.url })}\n`);
+
+  if (!values['no-open']) {
+    const chromium = findChromium();
+    if (chromium) {
+      const profile = join(dataDir, 'browser-shell-profile');
+      spawn(
+        chromium,
+        [
+          `--app=${shell.url}`,
+          `--user-data-dir=${profile}`,
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        {
+          stdio: 'ignore',
+          detached: true,
+        },
+      ).unref();
+    } else {
+      process.stderr.write(`Open ${shell.url} in your browser.\n`);
+    }
+  }
+
+  const stop = async () => {
+    await shell.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,157 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { EVENT_NAMES, type WireMessage, type WireRequest } from '../../shared/ipc';
+import type { Core } from '../core';
+import { contentSecurityPolicy, rendererHeaders } from '../csp';
+import { readStatic } from '../static-files';
+
+export const SHELL_COOKIE = 'earmark_shell';
+export const RPC_PATH = '/rpc';
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export interface WebShellOptions {
+  core: Core;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  port?: number;
+}
+
+export interface WebShell {
+  /** The address that opens the app, token included. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const sameSecret = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+function cookieValue(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+function deny(response: ServerResponse, status: number, message: string) {
+  response
+    .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+    .end(`${message}\n`);
+}
+
+function refuseUpgrade(socket: Duplex, status: string) {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+const isWireRequest = (value: unknown): value is WireRequest =>
+  typeof value === 'object' &&
+  value !== null &&
+  Number.isSafeInteger((value as WireRequest).id) &&
+  typeof (value as WireRequest).channel === 'string';
+
+/**
+ * The browser shell: the built renderer and the IPC contract (over a WebSocket) on 127.0.0.1
+ * only. A random token per launch, exchanged once for an HttpOnly SameSite=Strict cookie, gates
+ * every request; Host and Origin must name this server (DNS rebinding); no CORS headers at all.
+ */
+export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
+  const token = randomBytes(32).toString('base64url');
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const hostAllowed = (request: IncomingMessage) => allowedHosts().has(request.headers.host ?? '');
+  const authorized = (request: IncomingMessage) => {
+    const cookie = cookieValue(request, SHELL_COOKIE);
+    return cookie !== undefined && sameSecret(cookie, token);
+  };
+
+  const server = createServer(async (request, response) => {
+    if (!hostAllowed(request)) return deny(response, 403, 'Forbidden host.');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return deny(response, 405, 'Method not allowed.');
+    const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    const offered = url.searchParams.get('token');
+    if (offered !== null) {
+      if (!sameSecret(offered, token))
+        return deny(response, 401, 'Wrong token. Open Earmark from the address it printed.');
+      // Trade the token for a cookie and drop it from the address bar and history.
+      response.writeHead(303, {
+        location: '/',
+        'set-cookie': `${SHELL_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+        'cache-control': 'no-store',
+      });
+      return response.end();
+    }
+    if (!authorized(request))
+      return deny(
+        response,
+        401,
+        'Open Earmark from the address it printed (the token is missing).',
+      );
+    const file = await readStatic(options.rendererDir, url.pathname);
+    if (!file) return deny(response, 404, 'Not found.');
+    const csp = contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);
+    response.writeHead(200, {
+      ...rendererHeaders(csp),
+      'content-type': file.contentType,
+      'cache-control':
+        url.pathname === '/' || url.pathname.endsWith('.html')
+          ? 'no-store'
+          : 'private, max-age=3600',
+    });
+    response.end(request.method === 'HEAD' ? undefined : file.body);
+  });
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (request, socket, head) => {
+    const origin = request.headers.origin ?? '';
+    if (!hostAllowed(request) || !allowedHosts().has(origin.replace(/^http:\/\//, '')))
+      return refuseUpgrade(socket, '403 Forbidden');
+    if (!authorized(request)) return refuseUpgrade(socket, '401 Unauthorized');
+    if (new URL(request.url ?? '/', 'http://x').pathname !== RPC_PATH)
+      return refuseUpgrade(socket, '404 Not Found');
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws));
+  });
+
+  const send = (ws: WebSocket, message: WireMessage) => ws.send(JSON.stringify(message));
+  sockets.on('connection', (ws: WebSocket) => {
+    ws.on('message', async (data) => {
+      let request: unknown;
+      try {
+        request = JSON.parse(String(data));
+      } catch {
+        return ws.close(1007, 'Messages must be JSON.');
+      }
+      if (!isWireRequest(request)) return ws.close(1007, 'Messages must be {id, channel, input}.');
+      send(ws, {
+        id: request.id,
+        result: await options.core.rpc.invoke(request.channel, request.input),
+      });
+    });
+  });
+  const unsubscribe = EVENT_NAMES.map((event) =>
+    options.core.on(event, (payload) => {
+      for (const ws of sockets.clients) send(ws, { event, payload });
+    }),
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    async close() {
+      unsubscribe.forEach((stop) => stop());
+      for (const ws of sockets.clients) ws.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { TimelineMinute } from '../api/conversations';
+import type { TimeRange } from './range';
+
+/** One line of a range's transcript, speaker by speaker when the service diarized it. */
+export interface TranscriptLine {
+  readonly minuteStartMs: number;
+  /** "Speaker 1", "Vet"…; null when the line carries no speaker (plain transcriptText). */
+  readonly speaker: string | null;
+  readonly text: string;
+}
+
+// "Speaker 1: text", "Vet: text": a short label starting with a letter, a colon, the words.
+const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
+
+/**
+ * The transcript of [startMs, endMs), one entry per line in time order: diarizedTranscriptText is
+ * preferred (seed §2.5) and its "Label: text" lines give the speaker; otherwise transcriptText,
+ * with no speaker. Empty minutes and blank lines are skipped; a minute given twice counts once.
+ */
+export function rangeTranscript(
+  minutes: readonly TimelineMinute[],
+  range: TimeRange,
+): TranscriptLine[] {
+  const inRange = new Map<number, TimelineMinute>();
+  for (const minute of minutes) {
+    if (minute.minuteStartMs >= range.startMs && minute.minuteStartMs < range.endMs) {
+      inRange.set(minute.minuteStartMs, minute);
+    }
+  }
+  const lines: TranscriptLine[] = [];
+  for (const minuteStartMs of [...inRange.keys()].sort((a, b) => a - b)) {
+    const minute = inRange.get(minuteStartMs);
+    if (minute === undefined) continue;
+    const diarized = minute.diarizedTranscriptText.trim() !== '';
+    const text = diarized ? minute.diarizedTranscriptText : minute.transcriptText;
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.trim();
+      if (line === '') continue;
+      const match = diarized ? SPEAKER_LINE.exec(line) : null;
+      if (match) {
+        const words = (match[2] ?? '').trim();
+        if (words !== '') lines.push({ minuteStartMs, speaker: match[1] ?? null, text: words });
+      } else {
+        lines.push({ minuteStartMs, speaker: null, text: line });
+      }
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountSummary, ConnectionStatus } from '../../src/shared/ipc';
+import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
+import { createCore, type Core } from '../../src/main/core';
+import { startService, type RunningService } from '../service/harness';
+import { secretServiceProblem } from '../support/secret-service';
+
+const problem = secretServiceProblem();
+
+const filesUnder = (folder: string) =>
+  readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(folder, name))
+    .filter((path) => statSync(path).isFile());
+
+describe.skipIf(problem !== undefined)('the core, through its RPC table', () => {
+  let svc: RunningService;
+  let dataDir: string;
+  let core: Core;
+  const logs: string[] = [];
+  const events: { accounts: AccountSummary[][]; connection: ConnectionStatus[] } = {
+    accounts: [],
+    connection: [],
+  };
+
+  beforeAll(async () => {
+    svc = await startService();
+    dataDir = mkdtempSync(join(tmpdir(), 'earmark-core-'));
+    core = createCore({
+      dataDir,
+      shell: 'browser',
+      version: 'test',
+      keychain: new KeychainSecretStore(`Earmark-core-test-${process.pid}`),
+      log: (message) => logs.push(message),
+    });
+    core.on('accounts.changed', (list) => events.accounts.push(list));
+    core.on('connection.changed', (status) => events.connection.push(status));
+  });
+  afterAll(async () => {
+    await core.close();
+    await svc.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('adds an account; no key in the data folder, the logs, or anything the renderer receives', async () => {
+    const { primary, revoked } = svc.credentials;
+    const refused = await core.rpc.invoke('accounts.add', {
+      baseUrl: svc.baseUrl,
+      apiKey: revoked.apiKey,
+    });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'key_revoked' } });
+    const added = await core.rpc.invoke('accounts.add', {
+      baseUrl: svc.baseUrl,
+      apiKey: primary.apiKey,
+    });
+    expect(added).toMatchObject({
+      ok: true,
+      value: { organizationName: primary.organizationName, keyStorage: 'keychain' },
+    });
+    const me = await core.rpc.invoke('identity.me', {});
+    expect(me).toMatchObject({ ok: true, value: { organizationId: primary.organizationId } });
+    expect(events.accounts.at(-1)?.[0]?.organizationId).toBe(primary.organizationId);
+
+    const everything = [
+      ...filesUnder(dataDir).map((path) => readFileSync(path, 'latin1')),
+      ...logs,
+      JSON.stringify([refused, added, me, events]),
+    ].join('\n');
+    for (const key of [primary.apiKey, revoked.apiKey]) expect(everything).not.toContain(key);
+    expect(filesUnder(dataDir).map((path) => path.slice(dataDir.length))).toEqual([
+      '/accounts.json',
+    ]);
+  });
+
+  it('reports the connection offline when the service stops', async () => {
+    expect(events.connection.at(-1)?.state).toBe('online');
+    await svc.close();
+    const result = await core.rpc.invoke('identity.me', {});
+    expect(result).toMatchObject({ ok: false, error: { kind: 'offline' } });
+    expect(events.connection.at(-1)).toMatchObject({
+      state: 'offline',
+      lastError: { kind: 'offline' },
+    });
+  });
+});

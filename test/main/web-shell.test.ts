@@ -1,0 +1,169 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SessionSecretStore } from '../../src/main/accounts/secret-store';
+import { createCore, type Core } from '../../src/main/core';
+import { SHELL_COOKIE, startWebShell, type WebShell } from '../../src/main/web/server';
+
+let folder: string;
+let core: Core;
+let shell: WebShell;
+let cookie: string;
+
+/** A raw request, so Host and Origin can be anything (fetch would refuse to set them). */
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: shell.port,
+        path,
+        headers: { host: `127.0.0.1:${shell.port}`, ...headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens the RPC WebSocket; resolves with the socket, or the HTTP status it was refused with. */
+function connect(headers: Record<string, string>): Promise<WebSocket | number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${shell.port}/rpc`, { headers });
+    ws.on('open', () => resolve(ws));
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('error', () => resolve(0));
+  });
+}
+
+const call = (ws: WebSocket, message: unknown) =>
+  new Promise<unknown>((resolve) => {
+    ws.once('message', (data) => resolve(JSON.parse(String(data))));
+    ws.send(JSON.stringify(message));
+  });
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'earmark-shell-'));
+  const rendererDir = join(folder, 'renderer');
+  mkdirSync(join(rendererDir, 'assets'), { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Earmark</title>');
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(folder, 'secret.txt'), 'outside the renderer');
+  core = createCore({
+    dataDir: join(folder, 'data'),
+    shell: 'browser',
+    version: '0.0.0-test',
+    keychain: new SessionSecretStore(),
+    log: () => undefined,
+  });
+  shell = await startWebShell({ core, rendererDir });
+  const token = new URL(shell.url).searchParams.get('token')!;
+  const exchange = await get(`/?token=${token}`);
+  cookie = String(exchange.headers['set-cookie']).split(';')[0]!;
+});
+afterAll(async () => {
+  await shell.close();
+  await core.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the browser shell', () => {
+  it('listens on loopback only, with a long random token in its address', () => {
+    const url = new URL(shell.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(url.searchParams.get('token')!.length).toBeGreaterThanOrEqual(43);
+  });
+
+  it('trades the token for an HttpOnly SameSite=Strict cookie and drops it from the address', async () => {
+    const token = new URL(shell.url).searchParams.get('token')!;
+    const response = await get(`/?token=${token}`);
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe('/');
+    expect(String(response.headers['set-cookie'])).toMatch(
+      new RegExp(`^${SHELL_COOKIE}=[^;]+; Path=/; HttpOnly; SameSite=Strict`),
+    );
+  });
+
+  it('refuses a request without the token, or with a wrong one', async () => {
+    expect((await get('/')).status).toBe(401);
+    expect((await get('/assets/app.js')).status).toBe(401);
+    expect((await get('/?token=wrong')).status).toBe(401);
+    expect((await get('/', { cookie: `${SHELL_COOKIE}=wrong` })).status).toBe(401);
+  });
+
+  it('serves the renderer with the strict CSP and no CORS', async () => {
+    const response = await get('/', { cookie });
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('<title>Earmark</title>');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${shell.port}`);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it.each([
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/..%2f..%2fsecret.txt',
+    '/..%5csecret.txt',
+  ])('refuses the traversal %s', async (path) => {
+    const response = await get(path, { cookie });
+    expect(response.status).toBe(404);
+    expect(response.body).not.toContain('outside the renderer');
+  });
+
+  it('refuses another Host (DNS rebinding), even with the cookie', async () => {
+    expect((await get('/', { cookie, host: `evil.example:${shell.port}` })).status).toBe(403);
+    expect((await get('/', { cookie, host: '127.0.0.1:1' })).status).toBe(403);
+  });
+
+  it('refuses WebSockets from a foreign Origin, without the cookie, or with another Host', async () => {
+    const own = `http://127.0.0.1:${shell.port}`;
+    expect(await connect({ cookie, origin: 'http://evil.example' })).toBe(403);
+    expect(await connect({ cookie, origin: `http://127.0.0.1:${shell.port + 1}` })).toBe(403);
+    expect(await connect({ cookie })).toBe(403);
+    expect(await connect({ origin: own })).toBe(401);
+    expect(await connect({ origin: own, cookie: `${SHELL_COOKIE}=nope` })).toBe(401);
+  });
+
+  it('carries the IPC contract over the WebSocket, validated', async () => {
+    const ws = await connect({ cookie, origin: `http://127.0.0.1:${shell.port}` });
+    if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
+    expect(await call(ws, { id: 1, channel: 'app.info', input: {} })).toEqual({
+      id: 1,
+      result: {
+        ok: true,
+        value: { version: '0.0.0-test', shell: 'browser', platform: process.platform },
+      },
+    });
+    expect(await call(ws, { id: 2, channel: 'accounts.list', input: { extra: 1 } })).toMatchObject({
+      id: 2,
+      result: { ok: false, error: { kind: 'invalid_input' } },
+    });
+    expect(await call(ws, { id: 3, channel: 'shell.exec', input: {} })).toMatchObject({
+      id: 3,
+      result: { ok: false, error: { kind: 'unknown_channel' } },
+    });
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.send('not json');
+    expect(await closed).toBe(1007);
+  });
+});
