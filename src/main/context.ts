@@ -1,4 +1,4 @@
-import type { EventName, IpcEvents } from '../shared/ipc';
+import type { ConnectionStatus, EventName, IpcEvents } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
 import type { CoreOptions } from './core';
 import type { DemoClinic } from './demo-clinic';
@@ -12,6 +12,7 @@ export interface CoreContext {
   demo: DemoClinic;
   ranges: CreatedRangeStore;
   emit<E extends EventName>(event: E, payload: IpcEvents[E]): void;
+  connection(): ConnectionStatus;
   /** Runs a call on the active account's service, keeping the connection status current. */
   withService<T>(call: (service: ServiceClient) => Promise<T>): Promise<T>;
 }

@@ -108,7 +108,15 @@ export function createCore(options: CoreOptions): Core {
     }
   }
 
-  const context: CoreContext = { options, accounts, demo, ranges, emit, withService };
+  const context: CoreContext = {
+    options,
+    accounts,
+    demo,
+    ranges,
+    emit,
+    withService,
+    connection: () => connection,
+  };
   const rpc = createRpcRouter(
     { ...appHandlers(context), ...accountHandlers(context), ...hubHandlers(context) },
     translateServiceError,

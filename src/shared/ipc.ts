@@ -116,6 +116,8 @@ const channel =
 
 export const IPC_CHANNELS = {
   'app.info': channel<AppInfo>()(None),
+  /** The connection status as main last saw it (then kept current by connection.changed). */
+  'app.connection': channel<ConnectionStatus>()(None),
   /** Opens an http(s) link in the system browser. */
   'app.openExternal': channel<null>()(
     Type.Object(

@@ -34,8 +34,13 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
       page.getByRole('heading', { name: 'Welcome to Earmark' }).isVisible(),
     ).resolves.toBe(true);
     await page.getByRole('button', { name: 'Open the demo clinic' }).click();
-    const heading = page.getByRole('heading', { level: 1, name: 'Riverside Veterinary Clinic' });
-    await heading.waitFor({ timeout: 45_000 });
+    const organization = page.getByRole('combobox', { name: 'Organization' });
+    await organization.waitFor({ timeout: 45_000 });
+    await expect(organization.locator('option:checked').textContent()).resolves.toContain(
+      'Riverside Veterinary Clinic',
+    );
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Riverside Veterinary Clinic' }).waitFor();
     await expect(
       page.getByRole('region', { name: 'Subscription' }).textContent(),
     ).resolves.toContain('Hub');
@@ -51,9 +56,11 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
     try {
       const page = await browser.newPage();
       await page.goto(again.url);
-      await page
-        .getByRole('heading', { level: 1, name: 'Riverside Veterinary Clinic' })
-        .waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 30_000 });
+      const organization = page.getByRole('combobox', { name: 'Organization' });
+      await expect(organization.locator('option:checked').textContent()).resolves.toContain(
+        'Riverside Veterinary Clinic',
+      );
       await page.close();
     } finally {
       await again.stop();

@@ -5,12 +5,14 @@ import type { RpcHandlers } from '../rpc';
 
 export const appHandlers = ({
   options,
-}: CoreContext): Pick<RpcHandlers, 'app.info' | 'app.openExternal'> => ({
+  connection,
+}: CoreContext): Pick<RpcHandlers, 'app.info' | 'app.connection' | 'app.openExternal'> => ({
   'app.info': () => ({
     version: options.version,
     shell: options.shell,
     platform: process.platform,
   }),
+  'app.connection': () => connection(),
   'app.openExternal': async ({ url }) => {
     if (!options.openExternal)
       throw new AppError('unsupported', 'Links cannot be opened from here.');

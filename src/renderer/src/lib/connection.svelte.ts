@@ -1,0 +1,22 @@
+import type { ConnectionStatus } from '../../../shared/ipc';
+import { earmark } from '../bridge';
+
+/** The active account's connection, as main last saw it. */
+class ConnectionState {
+  status = $state<ConnectionStatus>({ state: 'unknown', lastError: null, checkedAt: null });
+
+  constructor() {
+    earmark.on('connection.changed', (status) => {
+      this.status = status;
+    });
+    void earmark.invoke('app.connection', {}).then((result) => {
+      if (result.ok && this.status.checkedAt === null) this.status = result.value;
+    });
+  }
+
+  get offline(): boolean {
+    return this.status.state === 'offline';
+  }
+}
+
+export const connection = new ConnectionState();

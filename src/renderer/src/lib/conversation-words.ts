@@ -1,0 +1,120 @@
+import type { ConversationStatus, RecordType } from '../../../shared/api';
+
+/**
+ * The interface's words for the service's terms (UI.md "Words"): "conversation" for a hub
+ * conversation, "recording" for a label, FILTERED as an intentional exclusion, never a failure.
+ * The service's own term stays visible beside these in detail views, for support calls.
+ */
+
+export interface StatusWords {
+  /** A word or two for badges and filters. */
+  label: string;
+  /** The status explained in plain words, for the detail panel. */
+  explanation: string;
+}
+
+export const STATUS_WORDS: Record<ConversationStatus, StatusWords> = {
+  ACTIVE: {
+    label: 'Active',
+    explanation:
+      'Still open. Complete it when the consult is over and the service will process it into a recording.',
+  },
+  COMPLETED: {
+    label: 'Completed',
+    explanation: 'Completed and waiting its turn to be processed into a recording.',
+  },
+  PROCESSING: {
+    label: 'Processing',
+    explanation:
+      'The service is transcribing the speech and assembling the audio into a recording.',
+  },
+  UPLOADED: {
+    label: 'Uploaded',
+    explanation: 'Processed: the service turned it into a recording with its transcript.',
+  },
+  FAILED: {
+    label: 'Failed',
+    explanation: 'The service could not process it into a recording. Its reason is below.',
+  },
+  FILTERED: {
+    label: 'Excluded',
+    explanation:
+      'Excluded — too little speech. The service keeps conversations like this out of the recordings on purpose; nothing went wrong.',
+  },
+};
+
+/** The order the status filter offers them in: the way a conversation moves. */
+export const STATUS_ORDER: readonly ConversationStatus[] = [
+  'ACTIVE',
+  'COMPLETED',
+  'PROCESSING',
+  'UPLOADED',
+  'FILTERED',
+  'FAILED',
+];
+
+/** Statuses a conversation does not leave. */
+export const FINAL_STATUSES: readonly ConversationStatus[] = ['UPLOADED', 'FILTERED', 'FAILED'];
+
+export const statusLabel = (status: string): string =>
+  STATUS_WORDS[status as ConversationStatus]?.label ?? status;
+
+/**
+ * transcriptState is open in the seed (§2.5); these are the reference service's values. Any other
+ * value is shown as the service sent it.
+ */
+const TRANSCRIPT_STATE_WORDS: Record<string, string> = {
+  PENDING: 'Not yet transcribed',
+  PROCESSING: 'Being transcribed',
+  READY: 'Transcript ready',
+  NONE: 'No transcript',
+  FAILED: 'Transcription failed',
+};
+
+export const transcriptStateLabel = (state: string): string =>
+  TRANSCRIPT_STATE_WORDS[state] ?? state;
+
+/** Seed §2.3 record types, in the interface's words. */
+export const RECORD_TYPE_WORDS: Record<RecordType, string> = {
+  ClinicConversation: 'Clinic recording',
+  HubBatch: 'Hub button recording',
+  HubMic: 'Hub recording',
+  DictationAudio: 'Dictation',
+  PhoneCallAudio: 'Phone call',
+  ButtonRecording: 'Button recording',
+  AudioButtonRecording: 'Audio button recording',
+  AggregateLabel: 'Combined medical record',
+};
+
+export const recordTypeLabel = (type: string): string =>
+  RECORD_TYPE_WORDS[type as RecordType] ?? 'Recording';
+
+/** A stretch of a transcript said by one speaker (null: lines with no speaker label). */
+export interface SpeakerTurn {
+  speaker: string | null;
+  lines: string[];
+}
+
+// "Speaker 1: text", "Vet: text": a short label starting with a letter, a colon, the words.
+const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
+
+/**
+ * A transcript's text as turns, speaker by speaker: "Label: words" lines give the speaker, and
+ * consecutive lines of one speaker form one turn. Blank lines are dropped. Plain text only: the
+ * caller renders it as text, never as markup.
+ */
+export function speakerTurns(text: string): SpeakerTurn[] {
+  const turns: SpeakerTurn[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const match = SPEAKER_LINE.exec(line);
+    const speaker = match ? (match[1] ?? null) : null;
+    const words = match ? (match[2] ?? '').trim() : line;
+    if (words === '') continue;
+    const last = turns.at(-1);
+    if (last && last.speaker === speaker) last.lines.push(words);
+    else turns.push({ speaker, lines: [words] });
+  }
+  return turns;
+}

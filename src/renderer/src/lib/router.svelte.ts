@@ -1,0 +1,56 @@
+/** The screens of the sidebar; the address's hash keeps the current one across reloads. */
+export const SCREENS = [
+  { id: 'timeline', label: 'Hub timeline' },
+  { id: 'conversations', label: 'Conversations' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+
+/** Screens reached from another screen (not in the sidebar), with the id of what they show. */
+export type DetailScreen = 'record';
+export type ScreenId = (typeof SCREENS)[number]['id'] | DetailScreen;
+
+const DETAIL_SCREENS: readonly string[] = ['record'];
+
+interface Route {
+  screen: ScreenId;
+  id: string | null;
+}
+
+function parse(hash: string): Route {
+  const [screen = '', id = null] = hash.replace(/^#\/?/, '').split('/');
+  if (SCREENS.some((s) => s.id === screen)) return { screen: screen as ScreenId, id: null };
+  if (DETAIL_SCREENS.includes(screen) && id)
+    return { screen: screen as DetailScreen, id: decodeURIComponent(id) };
+  return { screen: 'timeline', id: null };
+}
+
+class Router {
+  route = $state<Route>(parse(location.hash));
+
+  constructor() {
+    window.addEventListener('hashchange', () => this.sync());
+    window.addEventListener('popstate', () => this.sync());
+  }
+
+  /** Follows the address after Back, Forward or a typed hash. */
+  sync(): void {
+    this.route = parse(location.hash);
+  }
+
+  get screen(): ScreenId {
+    return this.route.screen;
+  }
+
+  go(screen: ScreenId): void {
+    this.route = { screen, id: null };
+    history.pushState(null, '', `#${screen}`);
+  }
+
+  /** Opens a detail screen (a record) so Back returns to where the user was. */
+  open(screen: DetailScreen, id: string): void {
+    this.route = { screen, id };
+    history.pushState(null, '', `#${screen}/${encodeURIComponent(id)}`);
+  }
+}
+
+export const router = new Router();
