@@ -21,8 +21,8 @@ import {
  * browser shell's WebSocket carry exactly these channels; the renderer imports only types.
  */
 
-/** An account as the renderer may see it: never the key itself. */
-export interface AccountSummary {
+/** What is remembered of an account between runs (accounts.json): never the key itself. */
+export interface AccountRecord {
   id: string;
   baseUrl: string;
   organizationId: string;
@@ -36,11 +36,15 @@ export interface AccountSummary {
   expiresAt: string | null;
   /** Where the key lives: the OS keychain, or memory for this session only. */
   keyStorage: 'keychain' | 'session';
+  /** The embedded demo clinic. */
+  demo: boolean;
+}
+
+/** An account as the renderer sees it. */
+export interface AccountSummary extends AccountRecord {
   /** False when the key is gone (a session-only key after a restart): add it again. */
   hasKey: boolean;
   active: boolean;
-  /** The embedded demo clinic. */
-  demo: boolean;
 }
 
 export type DiagnosticStep = 'identity' | 'devices' | 'conversations';

@@ -1,24 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Entitlements } from '../../shared/api';
+import type { AccountRecord } from '../../shared/ipc';
 import { writeFileAtomic } from '../fs/atomic-write';
 
 /** What is remembered of an account between runs. Never the key: that is in the keychain. */
-export interface StoredAccount {
-  id: string;
-  baseUrl: string;
-  organizationId: string;
-  organizationName: string;
-  email: string;
-  entitlements: Entitlements | null;
-  allowedFeatures: string[];
-  keyId: string | null;
-  keyName: string | null;
-  keyPrefix: string | null;
-  expiresAt: string | null;
-  keyStorage: 'keychain' | 'session';
-  demo: boolean;
-}
+export type StoredAccount = AccountRecord;
 
 interface AccountsFile {
   version: 1;

@@ -68,39 +68,34 @@ function principalFromKey(store: IdentityStore, key: string, now: number): Princ
     );
   }
   store.touchApiKey(row);
-  const user = store.user(row.user_id);
-  const org = store.organization(row.organization_id);
-  if (!user || !org) throw unauthorized('key_invalid', 'The API key is not valid.');
+  const principal = principalOf(store, row.user_id, row.organization_id);
+  if (!principal) throw unauthorized('key_invalid', 'The API key is not valid.');
+  return { ...principal, authMethod: 'ApiKey', apiKey: toApiKey(row) };
+}
+
+/** The user acting in the organization, or undefined when either is gone. */
+function principalOf(store: IdentityStore, userId: string, organizationId: string) {
+  const user = store.user(userId);
+  const org = store.organization(organizationId);
+  if (!user || !org) return undefined;
   return {
     userId: user.id,
     email: user.email,
     organizationId: org.id,
     organizationName: org.name,
     entitlements: entitlementsOf(org),
-    authMethod: 'ApiKey',
     role: store.role(user.id, org.id),
-    apiKey: toApiKey(row),
   };
 }
 
 export function principalFromSession(store: IdentityStore, token: string): Principal {
   const session = store.session(token);
-  const user = session && store.user(session.user_id);
-  const org = session && store.organization(session.organization_id);
-  const role = session && store.role(session.user_id, session.organization_id);
-  if (!user || !org || !role) {
+  const principal = session && principalOf(store, session.user_id, session.organization_id);
+  // A session needs a membership: a user removed from the organization loses it at once.
+  if (!principal?.role) {
     throw unauthorized('session_invalid', 'The session has ended; sign in again.');
   }
-  return {
-    userId: user.id,
-    email: user.email,
-    organizationId: org.id,
-    organizationName: org.name,
-    entitlements: entitlementsOf(org),
-    authMethod: 'Cookie',
-    role,
-    apiKey: null,
-  };
+  return { ...principal, authMethod: 'Cookie', apiKey: null };
 }
 
 export function authenticate(
