@@ -1,0 +1,125 @@
+// What every benchmark reports: each figure beside its target and beside a baseline measured in
+// the same run, printed as a table and written to bench/results/<name>.json (kept out of git).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { benchDir } from './paths';
+
+export interface Figure {
+  /** What is measured, e.g. "draw, median". */
+  figure: string;
+  unit: 'ms';
+  /** null when nothing could be measured (the table says "none"). */
+  measured: number | null;
+  /** The spec's target: measured must be at most this. */
+  target: number;
+  /** The same kind of figure for the baseline of this run. */
+  baseline: number | null;
+  /** What the baseline is, one short phrase. */
+  baselineIs: string;
+  /** What "none" means when measured is null: a pass (no long task) or a failure. */
+  noneMeans?: 'pass' | 'fail';
+  /** How many samples the figure comes from. */
+  samples: number;
+}
+
+export interface BenchResult {
+  benchmark: string;
+  startedAt: string;
+  machine: {
+    cpu: string;
+    cores: number;
+    node: string;
+    /** The 1-minute load average when the run began and when it ended. */
+    loadAtStart: number;
+    loadAtEnd?: number;
+    [key: string]: string | number | undefined;
+  };
+  figures: (Figure & { pass: boolean })[];
+  /** Raw samples and anything else worth keeping next to the figures. */
+  details: Record<string, unknown>;
+}
+
+export const passes = (figure: Figure): boolean =>
+  figure.measured === null
+    ? (figure.noneMeans ?? 'fail') === 'pass'
+    : figure.measured <= figure.target;
+
+const show = (value: number | null, unit: string) =>
+  value === null ? 'none' : `${value.toFixed(value < 100 ? 2 : 1)} ${unit}`;
+
+/** The machine, and how busy it was when the run began (call it first thing). */
+export function machine(extra: Record<string, string | number> = {}): BenchResult['machine'] {
+  const all = cpus();
+  return {
+    cpu: all[0]?.model ?? 'unknown',
+    cores: all.length,
+    node: process.version,
+    loadAtStart: Number(loadavg()[0]!.toFixed(2)),
+    ...extra,
+  };
+}
+
+/** Prints the table and writes the JSON; returns the JSON's path. */
+export function report(
+  benchmark: string,
+  startedAt: Date,
+  machineInfo: BenchResult['machine'],
+  figures: Figure[],
+  details: Record<string, unknown>,
+): string {
+  const rows = figures.map((f) => [
+    f.figure,
+    show(f.measured, f.unit),
+    `≤ ${f.target} ${f.unit}`,
+    show(f.baseline, f.unit),
+    passes(f) ? 'pass' : 'FAIL',
+  ]);
+  const header = ['figure', 'measured', 'target', 'baseline', 'pass/fail'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ');
+  // Other work on the machine inflates every figure: say how busy it was.
+  const info = { ...machineInfo, loadAtEnd: Number(loadavg()[0]!.toFixed(2)) };
+  const out = [
+    `\n${benchmark} — ${info.cpu}, ${info.cores} cores, Node ${info.node}; ` +
+      `load average ${info.loadAtStart} at start, ${info.loadAtEnd} at end`,
+    line(header),
+    widths.map((w) => '-'.repeat(w)).join('-|-'),
+    ...rows.map(line),
+    'baselines (same run):',
+    ...figures.map((f) => `  ${f.figure}: ${f.baselineIs} (${f.samples} samples)`),
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  const result: BenchResult = {
+    benchmark,
+    startedAt: startedAt.toISOString(),
+    machine: info,
+    figures: figures.map((f) => ({ ...f, pass: passes(f) })),
+    details,
+  };
+  const dir = join(benchDir, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${benchmark}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`results: ${file}\n`);
+  return file;
+}
+
+/** The value at quantile q (0–1) of the samples, nearest rank; null when there are none. */
+export function quantile(samples: readonly number[], q: number): number | null {
+  if (samples.length === 0) return null;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+export const median = (samples: readonly number[]): number | null => {
+  if (samples.length === 0) return null;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+};
+
+export const max = (samples: readonly number[]): number | null =>
+  samples.length === 0 ? null : Math.max(...samples);
