@@ -58,6 +58,8 @@ export interface ServiceOptions {
 
 export interface ClinicService extends ServiceContext {
   app: FastifyInstance;
+  /** Every route the service answers (method and URL pattern), e.g. to check each for isolation. */
+  routes: readonly { method: string; url: string; public: boolean }[];
   /**
    * Deletes a label and logs label_deleted. The seed has no delete endpoint (the portal deletes
    * records); tests and sandbox tools call this.
@@ -165,6 +167,13 @@ export function createService(options: ServiceOptions): ClinicService {
     ),
   );
 
+  const routes: { method: string; url: string; public: boolean }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
   app.register(
     async (api) => {
       installAuthentication(api, context.identity, now);
@@ -189,6 +198,7 @@ export function createService(options: ServiceOptions): ClinicService {
   return {
     ...context,
     app,
+    routes,
     deleteLabel(labelId) {
       db.transaction(() => {
         const organizationId = labels.organizationOf(labelId);
