@@ -31,6 +31,10 @@ const checkers = Object.fromEntries(
   CHANNEL_NAMES.map((name) => [name, TypeCompiler.Compile(IPC_CHANNELS[name].input as TSchema)]),
 ) as Record<ChannelName, TypeCheck<TSchema>>;
 
+/** A channel name fit for a message; never calls into the value (it may be hostile). */
+const describeChannel = (channel: unknown) =>
+  typeof channel === 'string' ? JSON.stringify(channel.slice(0, 80)) : `of type ${typeof channel}`;
+
 function describeInvalid(channel: ChannelName, input: unknown): string {
   const first = checkers[channel].Errors(input).First();
   const where = first?.path ? `"${first.path.slice(1).replaceAll('/', '.')}"` : 'the input';
@@ -50,7 +54,7 @@ export function createRpcRouter(
           ok: false,
           error: {
             kind: 'unknown_channel',
-            message: `Unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}.`,
+            message: `Unknown channel ${describeChannel(channel)}.`,
           },
         };
       }

@@ -9,6 +9,19 @@ import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess }
 
 const problem = chromiumProblem();
 
+/** Code run in the page, as source text: this project's TypeScript has no DOM types. */
+const inPage = {
+  /** Appends an element and waits for it to load or fail (or 1 s for elements without events). */
+  appendElement: (tag: string, properties: Record<string, string>) => `new Promise((resolve) => {
+    const element = document.createElement(${JSON.stringify(tag)});
+    Object.assign(element, ${JSON.stringify(properties)});
+    element.onload = resolve;
+    element.onerror = resolve;
+    setTimeout(resolve, 1000);
+    document.body.append(element);
+  })`,
+};
+
 describe.skipIf(problem !== undefined)(
   "the renderer's Content-Security-Policy, enforced by Chromium",
   () => {
@@ -44,30 +57,16 @@ describe.skipIf(problem !== undefined)(
     });
 
     it('blocks inline script', async () => {
-      await page.evaluate(() => {
-        const script = document.createElement('script');
-        script.textContent = 'window.__inline = true;';
-        document.head.append(script);
-      });
-      await expect(
-        page.evaluate(() => (window as { __inline?: boolean }).__inline ?? false),
-      ).resolves.toBe(false);
+      await page.evaluate(
+        inPage.appendElement('script', { textContent: 'window.__inline = true;' }),
+      );
+      await expect(page.evaluate('window.__inline === true')).resolves.toBe(false);
       expect(violations.some((v) => v.includes('script-src'))).toBe(true);
     });
 
     it('blocks script from a foreign origin', async () => {
-      await page.evaluate(async (src) => {
-        const script = document.createElement('script');
-        script.src = `${src}/evil.js`;
-        await new Promise((resolve) => {
-          script.onload = resolve;
-          script.onerror = resolve;
-          document.head.append(script);
-        });
-      }, foreignOrigin);
-      await expect(
-        page.evaluate(() => (window as { __foreign?: boolean }).__foreign ?? false),
-      ).resolves.toBe(false);
+      await page.evaluate(inPage.appendElement('script', { src: `${foreignOrigin}/evil.js` }));
+      await expect(page.evaluate('window.__foreign === true')).resolves.toBe(false);
     });
 
     it('blocks connections to a foreign origin', async () => {
@@ -85,11 +84,7 @@ describe.skipIf(problem !== undefined)(
 
     it('blocks framing another page', async () => {
       const before = violations.length;
-      await page.evaluate((src) => {
-        const frame = document.createElement('iframe');
-        frame.src = src;
-        document.body.append(frame);
-      }, foreignOrigin);
+      await page.evaluate(inPage.appendElement('iframe', { src: foreignOrigin }));
       await expect
         .poll(() => violations.slice(before).some((v) => /frame-src|default-src/.test(v)))
         .toBe(true);

@@ -101,3 +101,23 @@ describe('the contract compiles and checks every kind of field', () => {
     expect(result.ok || result.error.kind !== 'invalid_input').toBe(valid);
   });
 });
+
+describe('hostile channel values', () => {
+  it.each([
+    [{ toString: {} }],
+    [
+      {
+        toString: () => {
+          throw new Error('boom');
+        },
+      },
+    ],
+    [Symbol('x')],
+    [null],
+  ])('refuses hostile channel value #%# without calling into it', async (channel) => {
+    expect(await router.invoke(channel, {})).toMatchObject({
+      ok: false,
+      error: { kind: 'unknown_channel' },
+    });
+  });
+});
