@@ -4,7 +4,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Label } from '../src/shared/api';
+import { demoService } from '../test/e2e/demo-service';
 import { launchChromium, startShellProcess } from '../test/e2e/support';
+import { startReceiver } from '../test/service/receiver';
 
 const out = join(import.meta.dirname ?? '.', '..', 'docs', 'screenshots');
 mkdirSync(out, { recursive: true });
@@ -13,11 +16,17 @@ const shell = await startShellProcess(['--data', dataDir, '--demo']);
 const browser = await launchChromium();
 try {
   for (const scheme of ['light', 'dark'] as const) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      colorScheme: scheme,
+    });
     await page.goto(shell.url);
     await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Previous day' }).click();
-    await page.getByRole('button', { name: /^Select suggested consult/ }).nth(3).click();
+    await page
+      .getByRole('button', { name: /^Select suggested consult/ })
+      .nth(3)
+      .click();
     await page.getByText('Confirmed by the service.').waitFor();
     await page.screenshot({ path: join(out, `timeline-day-${scheme}.png`) });
     if (scheme === 'dark') continue;
@@ -34,10 +43,107 @@ try {
     await page.getByRole('link', { name: 'Conversations' }).click();
     const list = page.getByRole('listbox', { name: 'Conversations' });
     await list.getByRole('option').first().waitFor();
-    await list.getByRole('option', { name: /Uploaded/ }).first().click();
+    await list
+      .getByRole('option', { name: /Uploaded/ })
+      .first()
+      .click();
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(out, 'conversations.png') });
     await page.close();
+  }
+
+  // Follow-ups and webhooks (issue 8): a board with three visits' follow-ups, and two webhooks
+  // (receivers on 127.0.0.1 only: one answers, one fails), shown in light and dark.
+  const demo = demoService(dataDir);
+  const { body: labels } = await demo.get<Label[]>(
+    `/organizations/${demo.credentials.primary.organizationId}/labels?limit=60&types=ClinicConversation`,
+  );
+  const visits = labels.filter((label) => label.patient !== null).slice(0, 3);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const origin = new URL(shell.url).origin;
+  await page.goto(shell.url);
+  await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
+  for (const [i, label] of visits.entries()) {
+    await page.goto(`${origin}/#record/${label.id}`);
+    await page.getByRole('button', { name: 'Add follow-ups' }).click();
+    if (i === 2) await page.getByRole('button', { name: /^Remove task 3/ }).click();
+    await page.getByRole('button', { name: /^Add \d follow-ups?$/ }).click();
+    await page.getByText(/^Added \d follow-ups? to/).waitFor();
+  }
+  await page.getByRole('link', { name: 'Send the invoice' }).click();
+  const status = () => page.getByRole('combobox', { name: 'Status' });
+  await status().selectOption({ label: 'In progress' });
+  await page
+    .getByRole('button', { name: /^Call the owner/ })
+    .first()
+    .click();
+  await status().selectOption({ label: 'Completed' });
+  await page
+    .getByRole('textbox', { name: 'Add a comment' })
+    .fill('Owner called back; booked for Thursday.');
+  await page.getByRole('button', { name: 'Post comment' }).click();
+  await page
+    .getByRole('button', { name: /^Book the recheck/ })
+    .first()
+    .click();
+  await page.getByRole('textbox', { name: 'Assignee' }).fill('Reception');
+  await page.getByLabel('Due date').fill('2030-01-31');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Saved.').waitFor();
+  // The whole board (every status), then a done task with its completion time and comment.
+  await page.getByRole('button', { name: 'Close the task details' }).click();
+  await page.getByRole('radio', { name: /^All/ }).check();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(out, `follow-ups-board-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('radio', { name: /^Done/ }).check();
+  await page
+    .getByRole('region', { name: 'Completed', exact: true })
+    .getByRole('button', { name: /^Call the owner/ })
+    .click();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, 'follow-ups-task.png') });
+  await page.getByRole('button', { name: 'Close the task details' }).click();
+  await page.getByRole('radio', { name: 'List' }).check();
+  await page.getByRole('radio', { name: /^All/ }).check();
+  await page.screenshot({ path: join(out, 'follow-ups-list.png') });
+
+  const healthy = await startReceiver();
+  const failing = await startReceiver(() => 503);
+  try {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    for (const [receiver, description] of [
+      [healthy, 'Practice management system'],
+      [failing, 'Lab integration (staging)'],
+    ] as const) {
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      await page.getByRole('textbox', { name: 'Address' }).fill(receiver.url);
+      await page.getByRole('textbox', { name: 'Description' }).fill(description);
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByRole('textbox', { name: /^Signing secret/ }).waitFor();
+      if (receiver === healthy) await page.screenshot({ path: join(out, 'webhook-secret.png') });
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Test ping|not delivered/ })
+        .waitFor();
+    }
+    await failing.waitFor(2, 10_000); // the first retry comes about a second later
+    await page.getByRole('button', { name: 'Refresh log' }).click();
+    await page.waitForTimeout(500);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(out, `webhooks-${scheme}.png`) });
+    }
+  } finally {
+    await healthy.close();
+    await failing.close();
   }
 } finally {
   await browser.close();

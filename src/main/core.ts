@@ -6,7 +6,9 @@ import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './acc
 import { DemoClinic } from './demo-clinic';
 import type { CoreContext } from './context';
 import { accountHandlers } from './handlers/accounts';
+import { adminHandlers } from './handlers/admin';
 import { appHandlers } from './handlers/app';
+import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { CreatedRangeStore } from './hub/created-ranges';
 import { createRpcRouter, type RpcRouter } from './rpc';
@@ -118,7 +120,13 @@ export function createCore(options: CoreOptions): Core {
     connection: () => connection,
   };
   const rpc = createRpcRouter(
-    { ...appHandlers(context), ...accountHandlers(context), ...hubHandlers(context) },
+    {
+      ...appHandlers(context),
+      ...accountHandlers(context),
+      ...hubHandlers(context),
+      ...followUpHandlers(context),
+      ...adminHandlers(context),
+    },
     translateServiceError,
     log,
   );

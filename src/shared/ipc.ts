@@ -3,16 +3,29 @@ import {
   CONVERSATION_STATUSES,
   DeviceId,
   EpochMs,
+  EVENT_TYPES,
+  FIELD_TYPES,
+  STATUS_CATEGORIES,
   Uuid,
+  type ApiKey,
+  type Comment,
   type Conversation,
   type ConversationList,
+  type CreatedWebhook,
   type CreateConversationResponse,
+  type Delivery,
   type Device,
   type Entitlements,
   type Identity,
+  type InvalidFieldValues,
   type Label,
   type Preview,
+  type StatusInUse,
+  type Task,
+  type TaskBoard,
   type TimelineMinute,
+  type Webhook,
+  type WebhookTestResponse,
 } from './api';
 
 /**
@@ -79,6 +92,8 @@ export interface IpcError {
   /** The service's own message, verbatim. */
   detail?: string;
   retryAfterMs?: number;
+  /** PATCH board's 409: what blocks the save, so the UI can offer the choices. */
+  boardConflict?: BoardConflict;
 }
 
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
@@ -117,6 +132,206 @@ interface Channel<I extends TSchema, O> {
 const channel =
   <O>() =>
   <I extends TSchema>(input: I): Channel<I, O> => ({ input });
+
+// ── Follow-ups (task boards) and administration (webhooks, API keys) ─────────────────────────
+
+/** Where a read came from: the service now, or what main kept of the last read (offline). */
+export type ReadSource = 'service' | 'cache';
+
+/** The 409 of PATCH board, as the UI needs it to offer the two choices. */
+export interface BoardConflict {
+  /** Removed statuses that tasks still use: choose a status to move them to (migrateTo). */
+  statusesInUse: StatusInUse[];
+  /** Fields whose stored values would become invalid: confirm dropping them. */
+  invalidFieldValues: InvalidFieldValues[];
+}
+
+export interface BoardsView {
+  boards: TaskBoard[];
+  source: ReadSource;
+  /** When this list was read from the service (for a cached read: the last time it was). */
+  fetchedAt: string | null;
+}
+
+/** A board with its tasks (every page, up to a cap) and the comments posted from this app. */
+export interface BoardView {
+  board: TaskBoard;
+  tasks: Task[];
+  /** The number of tasks on the board; more than tasks.length when the cap was reached. */
+  total: number;
+  /**
+   * Comments by task id. The service has no endpoint that lists comments, so these are the ones
+   * posted from this app, as the service returned them, oldest first.
+   */
+  comments: Record<string, Comment[]>;
+  source: ReadSource;
+  fetchedAt: string | null;
+}
+
+/** The follow-ups of one visit (the tasks of a groupKey) on every board. */
+export interface GroupFollowUps {
+  groupKey: string;
+  boards: TaskBoard[];
+  tasks: Task[];
+  source: ReadSource;
+}
+
+/** The link a task made from a recording carries back to it (see docs/architecture.md). */
+export const RECORD_LINK_PREFIX = 'earmark://record/';
+
+const Slug = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z][a-z0-9_]*$' });
+const StatusRefInput = Type.String({ minLength: 1, maxLength: 40 });
+const BoardStatusInput = Type.Object(
+  {
+    id: Slug,
+    name: Type.String({ minLength: 1, maxLength: 80 }),
+    category: Type.Union(STATUS_CATEGORIES.map((category) => Type.Literal(category))),
+  },
+  { additionalProperties: false },
+);
+const BoardFieldInput = Type.Object(
+  {
+    key: Slug,
+    name: Type.String({ minLength: 1, maxLength: 80 }),
+    type: Type.Union(FIELD_TYPES.map((type) => Type.Literal(type))),
+    options: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { maxItems: 100 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const BoardStatusesInput = Type.Array(BoardStatusInput, { minItems: 1, maxItems: 50 });
+const BoardFieldsInput = Type.Array(BoardFieldInput, { maxItems: 50 });
+const FieldValueInput = Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]);
+const NullableTextInput = (maxLength: number) =>
+  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+const TaskInputSchema = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 300 }),
+    groupKey: Type.Optional(Type.String({ maxLength: 200 })),
+    fields: Type.Optional(Type.Record(Type.String(), FieldValueInput, { maxProperties: 50 })),
+    linkUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    assignee: Type.Optional(Type.String({ maxLength: 200 })),
+    dueDate: Type.Optional(Type.String({ maxLength: 40 })),
+    statusId: Type.Optional(StatusRefInput),
+  },
+  { additionalProperties: false },
+);
+const BoardRef = Type.Object({ boardId: Uuid }, { additionalProperties: false });
+const WebhookRef = Type.Object({ webhookId: Uuid }, { additionalProperties: false });
+
+const FOLLOW_UP_AND_ADMIN_CHANNELS = {
+  /** The organization's boards (GET /task-boards where the service has it). */
+  'followUps.boards': channel<BoardsView>()(Type.Object({}, { additionalProperties: false })),
+  /** POST /task-boards; without statuses and fields the service applies its default template. */
+  'followUps.createBoard': channel<TaskBoard>()(
+    Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        statuses: Type.Optional(BoardStatusesInput),
+        fields: Type.Optional(BoardFieldsInput),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** A board and all its tasks; offline, what main kept of the last read. */
+  'followUps.board': channel<BoardView>()(BoardRef),
+  /**
+   * PATCH board with the complete arrays. A 409 comes back as kind `conflict` with
+   * `boardConflict`; send again with `migrateTo` and/or `dropInvalidFieldValues`.
+   */
+  'followUps.saveBoard': channel<TaskBoard>()(
+    Type.Object(
+      {
+        boardId: Uuid,
+        name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        statuses: Type.Optional(BoardStatusesInput),
+        fields: Type.Optional(BoardFieldsInput),
+        migrateTo: Type.Optional(StatusRefInput),
+        dropInvalidFieldValues: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** Bulk creation, all or nothing. */
+  'followUps.addTasks': channel<Task[]>()(
+    Type.Object(
+      { boardId: Uuid, items: Type.Array(TaskInputSchema, { minItems: 1, maxItems: 100 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  /** The tasks of one visit (groupKey) on every board. */
+  'followUps.group': channel<GroupFollowUps>()(
+    Type.Object(
+      { groupKey: Type.String({ minLength: 1, maxLength: 200 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  /** PATCH task: `fields` is a merge patch (null deletes); null text is unchanged, "" clears. */
+  'followUps.patchTask': channel<Task>()(
+    Type.Object(
+      {
+        taskId: Uuid,
+        patch: Type.Object(
+          {
+            statusId: Type.Optional(StatusRefInput),
+            fields: Type.Optional(
+              Type.Record(
+                Type.String(),
+                Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Null()]),
+                { maxProperties: 50 },
+              ),
+            ),
+            description: NullableTextInput(10_000),
+            assignee: NullableTextInput(200),
+            dueDate: NullableTextInput(40),
+            completedAt: NullableTextInput(40),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** POST a comment; main keeps it, since the service cannot list comments. */
+  'followUps.comment': channel<Comment>()(
+    Type.Object(
+      { taskId: Uuid, body: Type.String({ minLength: 1, maxLength: 10_000 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  /** The organization's webhooks (owner or admin). */
+  'admin.webhooks': channel<Webhook[]>()(Type.Object({}, { additionalProperties: false })),
+  /** The answer holds the signing secret: the only time it is ever shown. */
+  'admin.createWebhook': channel<CreatedWebhook>()(
+    Type.Object(
+      {
+        url: Type.String({ minLength: 1, maxLength: 2000, pattern: '^https?://' }),
+        description: Type.String({ maxLength: 500 }),
+        eventTypes: Type.Optional(
+          Type.Array(Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))), {
+            maxItems: EVENT_TYPES.length,
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** Deletes a webhook; answers the list as it is afterwards. */
+  'admin.deleteWebhook': channel<Webhook[]>()(WebhookRef),
+  /** Sends a ping to the webhook; answers once the first attempt has an outcome. */
+  'admin.testWebhook': channel<WebhookTestResponse>()(WebhookRef),
+  /** Re-enables a disabled webhook; answers the list as it is afterwards. */
+  'admin.enableWebhook': channel<Webhook[]>()(WebhookRef),
+  /** The last 50 delivery attempts, newest first. */
+  'admin.deliveries': channel<Delivery[]>()(WebhookRef),
+  'admin.apiKeys': channel<ApiKey[]>()(Type.Object({}, { additionalProperties: false })),
+  /** Revokes a key (immediate, irreversible); answers the list as it is afterwards. */
+  'admin.revokeApiKey': channel<ApiKey[]>()(
+    Type.Object({ keyId: Uuid }, { additionalProperties: false }),
+  ),
+} as const;
 
 export const IPC_CHANNELS = {
   'app.info': channel<AppInfo>()(None),
@@ -191,6 +406,7 @@ export const IPC_CHANNELS = {
    */
   'conversations.record': channel<Label | null>()(ConversationRef),
   'labels.get': channel<Label>()(Type.Object({ labelId: Uuid }, { additionalProperties: false })),
+  ...FOLLOW_UP_AND_ADMIN_CHANNELS,
 } as const;
 
 export type IpcChannels = typeof IPC_CHANNELS;

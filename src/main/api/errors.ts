@@ -70,6 +70,8 @@ export interface ApiErrorInit {
   status?: number;
   detail?: string;
   retryAfterMs?: number;
+  /** The problem body's members beyond RFC 9457's and `code` (e.g. the 409 of PATCH board). */
+  extensions?: Readonly<Record<string, unknown>>;
   cause?: unknown;
 }
 
@@ -79,6 +81,11 @@ export class ApiError extends Error {
   readonly status: number | undefined;
   readonly detail: string | undefined;
   readonly retryAfterMs: number | undefined;
+  /**
+   * Extension members of the problem body (RFC 9457 §3.2), as the service sent them: read by the
+   * caller that knows them (tolerantly); not part of the serialized shape that crosses IPC.
+   */
+  readonly extensions: Readonly<Record<string, unknown>> | undefined;
 
   constructor(kind: ApiErrorKind, init: ApiErrorInit = {}) {
     super(userMessage(kind, init.retryAfterMs), { cause: init.cause });
@@ -86,6 +93,7 @@ export class ApiError extends Error {
     this.status = init.status;
     this.detail = init.detail;
     this.retryAfterMs = init.retryAfterMs;
+    this.extensions = init.extensions;
   }
 
   toJSON(): ApiErrorShape {

@@ -117,16 +117,35 @@ const errorCode = (error: unknown): string | undefined => {
   return typeof code === 'string' ? code : undefined;
 };
 
-/** The problem `code` and the service's own message, from an error body of any form. */
-function problemOf(text: string, contentType: string): { code?: string; detail?: string } {
+/** Members of a problem body that are not extensions (RFC 9457 §3.1, and `code`). */
+const PROBLEM_MEMBERS = new Set([
+  'type',
+  'title',
+  'status',
+  'detail',
+  'instance',
+  'code',
+  'errors',
+]);
+
+/** The problem `code`, the service's own message and any extension members, from an error body of any form. */
+function problemOf(
+  text: string,
+  contentType: string,
+): { code?: string; detail?: string; extensions?: Record<string, unknown> } {
   try {
     const body = JSON.parse(text) as unknown;
-    if (typeof body === 'object' && body !== null) {
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
       const problem = body as Record<string, unknown>;
       const detail = [problem.detail, problem.message, problem.title, problem.error].find(
         (value): value is string => typeof value === 'string' && value !== '',
       );
-      return { ...(typeof problem.code === 'string' ? { code: problem.code } : {}), detail };
+      const extensions = Object.entries(problem).filter(([name]) => !PROBLEM_MEMBERS.has(name));
+      return {
+        ...(typeof problem.code === 'string' ? { code: problem.code } : {}),
+        detail,
+        ...(extensions.length > 0 ? { extensions: Object.fromEntries(extensions) } : {}),
+      };
     }
   } catch {
     // Not JSON: a plain-text body is the service's message; an HTML error page is not.
@@ -206,7 +225,7 @@ export function createHttpClient(options: HttpOptions): HttpClient {
     const retryAfterMs =
       status === 429 ? parseRetryAfter(headerOf(headers, 'retry-after'), now()) : undefined;
     const kind = kindOfErrorResponse(status, problem.code) ?? (await forbiddenKind(request));
-    return new ApiError(kind, { status, detail, retryAfterMs });
+    return new ApiError(kind, { status, detail, retryAfterMs, extensions: problem.extensions });
   }
 
   /** One attempt: the time-out covers what `handle` reads of the body. */

@@ -107,6 +107,14 @@ export const taskBoardEndpoints = (http: HttpClient) => ({
   /** Without statuses and fields the service applies its default template. */
   create: (request: CreateBoardRequest, options: CallOptions = {}): Promise<TaskBoard> =>
     http.data({ method: 'POST', path: '/task-boards', body: request, ...options }, readBoard),
+  /**
+   * Every board of the organization, oldest first: the reference service's `GET /task-boards`
+   * (the seed has no listing; a service without it answers 404, 'not_found').
+   */
+  list: (options: CallOptions = {}): Promise<TaskBoard[]> =>
+    http.data({ method: 'GET', path: '/task-boards', ...options }, (body) =>
+      listOf(objectOf(body, 'task boards').items ?? [], 'task boards', readBoard),
+    ),
   get: (boardId: string, options: CallOptions = {}): Promise<TaskBoard> =>
     http.data({ method: 'GET', path: pathOf`/task-boards/${boardId}`, ...options }, readBoard),
   /**

@@ -2,23 +2,35 @@
 export const SCREENS = [
   { id: 'timeline', label: 'Hub timeline' },
   { id: 'conversations', label: 'Conversations' },
+  { id: 'follow-ups', label: 'Follow-ups' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
+/** The sections of Settings (`#settings/<section>`); the account's is the default. */
+export const SETTINGS_SECTIONS = [
+  { id: 'account', label: 'Account' },
+  { id: 'webhooks', label: 'Webhooks' },
+  { id: 'keys', label: 'API keys' },
+] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]['id'];
+
 /** Screens reached from another screen (not in the sidebar), with the id of what they show. */
 export type DetailScreen = 'record';
-export type ScreenId = (typeof SCREENS)[number]['id'] | DetailScreen;
+export type SidebarScreen = (typeof SCREENS)[number]['id'];
+export type ScreenId = SidebarScreen | DetailScreen;
 
 const DETAIL_SCREENS: readonly string[] = ['record'];
 
 interface Route {
   screen: ScreenId;
+  /** What a detail screen shows, or the section of a sidebar screen (null: its default). */
   id: string | null;
 }
 
 function parse(hash: string): Route {
   const [screen = '', id = null] = hash.replace(/^#\/?/, '').split('/');
-  if (SCREENS.some((s) => s.id === screen)) return { screen: screen as ScreenId, id: null };
+  if (SCREENS.some((s) => s.id === screen))
+    return { screen: screen as ScreenId, id: id ? decodeURIComponent(id) : null };
   if (DETAIL_SCREENS.includes(screen) && id)
     return { screen: screen as DetailScreen, id: decodeURIComponent(id) };
   return { screen: 'timeline', id: null };
@@ -41,9 +53,14 @@ class Router {
     return this.route.screen;
   }
 
-  go(screen: ScreenId): void {
-    this.route = { screen, id: null };
-    history.pushState(null, '', `#${screen}`);
+  /** A sidebar screen, optionally at one of its sections. */
+  go(screen: SidebarScreen, section: string | null = null): void {
+    this.route = { screen, id: section };
+    history.pushState(
+      null,
+      '',
+      section ? `#${screen}/${encodeURIComponent(section)}` : `#${screen}`,
+    );
   }
 
   /** Opens a detail screen (a record) so Back returns to where the user was. */

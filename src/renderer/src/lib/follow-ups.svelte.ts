@@ -1,0 +1,161 @@
+import type { Comment, PatchTaskRequest, Task, TaskBoard } from '../../../shared/api';
+import type { BoardView, ChannelInput, IpcError, IpcResult, ReadSource } from '../../../shared/ipc';
+import { earmark } from '../bridge';
+import type { CategoryFilter } from './task-words';
+
+export type Layout = 'columns' | 'list';
+
+/**
+ * The Follow-ups screen's state, at module level so that leaving the screen (to open a recording)
+ * and coming back keeps the board, filter, layout and selection; another account starts over.
+ */
+class FollowUpsState {
+  accountId: string | null = null;
+  boards = $state.raw<TaskBoard[]>([]);
+  boardsLoaded = $state(false);
+  boardsSource = $state<ReadSource>('service');
+  boardsError = $state<IpcError | null>(null);
+  boardId = $state<string | null>(null);
+  view = $state.raw<BoardView | null>(null);
+  loading = $state(false);
+  error = $state<IpcError | null>(null);
+  filter = $state<CategoryFilter>('open');
+  layout = $state<Layout>('columns');
+  selectedTaskId = $state<string | null>(null);
+  private generation = 0;
+
+  get board(): TaskBoard | null {
+    return this.view?.board ?? this.boards.find((b) => b.id === this.boardId) ?? null;
+  }
+
+  get selected(): Task | null {
+    return this.view?.tasks.find((t) => t.id === this.selectedTaskId) ?? null;
+  }
+
+  /** Another account: start over. */
+  private adopt(accountId: string): void {
+    if (accountId === this.accountId) return;
+    this.accountId = accountId;
+    this.boards = [];
+    this.boardsLoaded = false;
+    this.boardId = null;
+    this.view = null;
+    this.selectedTaskId = null;
+    this.filter = 'open';
+  }
+
+  /** Called by each new screen: loads the boards again (fresh), keeping what is shown meanwhile. */
+  attach(accountId: string): void {
+    this.adopt(accountId);
+    void this.loadBoards();
+  }
+
+  /** Opens a task of a board (from a recording's follow-ups), before the screen attaches. */
+  show(accountId: string, boardId: string, taskId: string | null): void {
+    this.adopt(accountId);
+    if (this.boardId !== boardId) this.view = null;
+    this.boardId = boardId;
+    this.selectedTaskId = taskId;
+    this.filter = 'all';
+  }
+
+  async loadBoards(): Promise<void> {
+    const accountId = this.accountId;
+    this.boardsError = null;
+    const result = await earmark.invoke('followUps.boards', {});
+    if (accountId !== this.accountId) return;
+    this.boardsLoaded = true;
+    if (!result.ok) {
+      this.boardsError = result.error;
+      return;
+    }
+    this.boards = result.value.boards;
+    this.boardsSource = result.value.source;
+    if (!this.boards.some((b) => b.id === this.boardId)) {
+      this.boardId = this.boards[0]?.id ?? null;
+      this.view = null;
+    }
+    if (this.boardId) await this.loadBoard();
+  }
+
+  async loadBoard(): Promise<void> {
+    const boardId = this.boardId;
+    if (!boardId) return;
+    const generation = ++this.generation;
+    this.loading = true;
+    this.error = null;
+    const result = await earmark.invoke('followUps.board', { boardId });
+    if (generation !== this.generation) return;
+    this.loading = false;
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.view = result.value;
+    this.boards = this.boards.map((b) => (b.id === boardId ? result.value.board : b));
+  }
+
+  selectBoard(boardId: string): void {
+    if (boardId === this.boardId) return;
+    this.boardId = boardId;
+    this.view = null;
+    this.selectedTaskId = null;
+    void this.loadBoard();
+  }
+
+  async createBoard(input: ChannelInput<'followUps.createBoard'>): Promise<IpcResult<TaskBoard>> {
+    const result = await earmark.invoke('followUps.createBoard', input);
+    if (result.ok) {
+      this.boards = [...this.boards, result.value];
+      this.boardId = result.value.id;
+      this.view = null;
+      this.selectedTaskId = null;
+      void this.loadBoard();
+    }
+    return result;
+  }
+
+  /** Saves the board (whole arrays); on success the board and its tasks are read again. */
+  async saveBoard(input: ChannelInput<'followUps.saveBoard'>): Promise<IpcResult<TaskBoard>> {
+    const result = await earmark.invoke('followUps.saveBoard', input);
+    if (result.ok) {
+      this.boards = this.boards.map((b) => (b.id === result.value.id ? result.value : b));
+      if (this.view?.board.id === result.value.id)
+        this.view = { ...this.view, board: result.value };
+      void this.loadBoard();
+    }
+    return result;
+  }
+
+  private putTask(task: Task): void {
+    if (!this.view || this.view.board.id !== task.boardId) return;
+    this.view = { ...this.view, tasks: this.view.tasks.map((t) => (t.id === task.id ? task : t)) };
+  }
+
+  async patchTask(taskId: string, patch: PatchTaskRequest): Promise<IpcResult<Task>> {
+    const result = await earmark.invoke('followUps.patchTask', {
+      taskId,
+      patch: {
+        ...(patch.statusId === undefined ? {} : { statusId: patch.statusId }),
+        ...(patch.fields === undefined ? {} : { fields: patch.fields }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.assignee === undefined ? {} : { assignee: patch.assignee }),
+        ...(patch.dueDate === undefined ? {} : { dueDate: patch.dueDate }),
+      },
+    });
+    if (result.ok) this.putTask(result.value);
+    return result;
+  }
+
+  async comment(taskId: string, body: string): Promise<IpcResult<Comment>> {
+    const result = await earmark.invoke('followUps.comment', { taskId, body });
+    if (result.ok && this.view) {
+      const comments = { ...this.view.comments };
+      comments[taskId] = [...(comments[taskId] ?? []), result.value];
+      this.view = { ...this.view, comments };
+    }
+    return result;
+  }
+}
+
+export const followUps = new FollowUpsState();
