@@ -1,0 +1,292 @@
+import { join, resolve } from 'node:path';
+import type { Label } from '../../shared/api';
+import { currentTranscript, isProcessingContent } from '../../shared/transcript';
+import { ApiError } from '../api/errors';
+import {
+  discardPartial,
+  downloadLabelAudio,
+  type AudioSource,
+  type DownloadResult,
+} from './download';
+import { AudioError, isAudioError, type AudioErrorKind } from './errors';
+import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from './files';
+import { labelFileStem, safeFileName, withExtension } from './names';
+
+/**
+ * Exports labels' audio into a folder the user picked: bounded concurrency, per-file and overall
+ * progress, cancellable, an optional transcript .txt beside each audio file, and a manifest
+ * (manifest.csv and manifest.json) with each label's id, patient, type, times, file, size and
+ * SHA-256 (computed while the file streamed). A label without audio is a manifest row, not a
+ * failure of the export; a folder that cannot take files (missing, read-only, full) stops it with
+ * a typed error, and no file with a final name is ever partial.
+ */
+
+export type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
+
+export interface ManifestRow {
+  labelId: string;
+  patient: string | null;
+  type: string | null;
+  fromTime: string | null;
+  toTime: string | null;
+  status: ExportStatus;
+  /** The audio file's name in the folder. */
+  file: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  contentType: string | null;
+  transcriptFile: string | null;
+  /** Why a label was not exported, in words. */
+  error: string | null;
+}
+
+export interface ExportFileProgress {
+  labelId: string;
+  state: 'waiting' | 'downloading' | ExportStatus;
+  bytesDone: number;
+  bytesTotal: number | null;
+}
+
+export interface ExportProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  /** The sum of the sizes known so far (each file's is known once its download starts). */
+  bytesTotal: number;
+  /** The file whose progress changed. */
+  file: ExportFileProgress;
+}
+
+export interface ExportOptions {
+  folder: string;
+  /** Write the current transcript as `<audio name>.txt` beside each audio file. */
+  transcripts?: boolean;
+  /** Downloads at once. Default 3. */
+  concurrency?: number;
+  /** A name already taken: keep both (the default: "name (2).wav"), replace it, or skip the label. */
+  onExists?: 'keep-both' | 'replace' | 'skip';
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress) => void;
+  /** Time stamps the manifest. */
+  now?: () => Date;
+}
+
+export interface ExportResult {
+  /** 'cancelled' when the signal stopped it: the rows say what was exported before. */
+  status: 'completed' | 'cancelled';
+  folder: string;
+  rows: ManifestRow[];
+  manifestCsv: string;
+  manifestJson: string;
+}
+
+/** Errors that concern the folder, not one label: they stop the whole export. */
+const FOLDER_ERRORS: ReadonlySet<AudioErrorKind> = new Set([
+  'folder_missing',
+  'folder_not_writable',
+  'disk_full',
+  'io_error',
+]);
+
+const CSV_COLUMNS: [keyof ManifestRow, string][] = [
+  ['labelId', 'label_id'],
+  ['patient', 'patient'],
+  ['type', 'type'],
+  ['fromTime', 'from_time'],
+  ['toTime', 'to_time'],
+  ['status', 'status'],
+  ['file', 'file'],
+  ['bytes', 'size_bytes'],
+  ['sha256', 'sha256'],
+  ['contentType', 'content_type'],
+  ['transcriptFile', 'transcript_file'],
+  ['error', 'error'],
+];
+
+/**
+ * One CSV field (RFC 4180). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR
+ * first: a patient named "=HYPERLINK(…)") is prefixed with an apostrophe (OWASP CSV injection).
+ */
+export function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The manifest as CSV: a BOM (so spreadsheets read UTF-8 names), a header, CRLF lines. */
+export function manifestCsv(rows: readonly ManifestRow[]): string {
+  const lines = [
+    CSV_COLUMNS.map(([, header]) => header).join(','),
+    ...rows.map((row) => CSV_COLUMNS.map(([key]) => csvField(row[key])).join(',')),
+  ];
+  return `\ufeff${lines.join('\r\n')}\r\n`;
+}
+
+const rowOf = (labelId: string, label: Label | undefined): ManifestRow => ({
+  labelId,
+  patient: label?.patient?.name ?? null,
+  type: label?.type ?? null,
+  fromTime: label?.fromTime ?? null,
+  toTime: label?.toTime ?? null,
+  status: 'failed',
+  file: null,
+  bytes: null,
+  sha256: null,
+  contentType: null,
+  transcriptFile: null,
+  error: null,
+});
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiError || error instanceof AudioError
+    ? error.message
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/** Exports the labels (ids; each fetched with its notes) into `options.folder`. */
+export async function exportLabels(
+  source: AudioSource,
+  labelIds: readonly string[],
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const folder = resolve(options.folder);
+  const ids = [...new Set(labelIds)];
+  await assertWritableFolder(folder);
+
+  // One controller for the whole export: the caller's cancel, or a folder error, stops every file.
+  const stop = new AbortController();
+  const onCancel = () => stop.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  if (options.signal?.aborted) stop.abort(options.signal.reason);
+  let fatal: AudioError | undefined;
+
+  const files = new Map<string, ExportFileProgress>(
+    ids.map((labelId) => [labelId, { labelId, state: 'waiting', bytesDone: 0, bytesTotal: null }]),
+  );
+  let filesDone = 0;
+  const report = (file: ExportFileProgress) => {
+    if (!options.onProgress) return;
+    let bytesDone = 0;
+    let bytesTotal = 0;
+    for (const each of files.values()) {
+      bytesDone += each.bytesDone;
+      bytesTotal += each.bytesTotal ?? 0;
+    }
+    options.onProgress({
+      filesDone,
+      filesTotal: ids.length,
+      bytesDone,
+      bytesTotal,
+      file: { ...file },
+    });
+  };
+  const onExists: OnExists =
+    options.onExists === 'skip' ? 'ask' : (options.onExists ?? 'keep-both');
+
+  async function exportOne(labelId: string): Promise<ManifestRow> {
+    const file = files.get(labelId)!;
+    let label: Label | undefined;
+    let row = rowOf(labelId, undefined);
+    try {
+      if (stop.signal.aborted) throw new AudioError('cancelled');
+      label = await source.get(labelId, { signal: stop.signal });
+      row = rowOf(labelId, label);
+      const note = options.transcripts ? currentTranscript(label.ownedPatientNotes) : undefined;
+      const transcript = note && !isProcessingContent(note.content) ? note.content : undefined;
+      file.state = 'downloading';
+      report(file);
+      let audio: DownloadResult | undefined;
+      try {
+        audio = await downloadLabelAudio(source, labelId, {
+          folder,
+          onExists,
+          label,
+          companions: transcript === undefined ? [] : ['txt'],
+          signal: stop.signal,
+          onProgress: ({ bytesDone, bytesTotal }) => {
+            file.bytesDone = bytesDone;
+            file.bytesTotal = bytesTotal;
+            report(file);
+          },
+        });
+        Object.assign(row, {
+          status: 'exported',
+          file: audio.name,
+          bytes: audio.bytes,
+          sha256: audio.sha256,
+          contentType: audio.contentType,
+        });
+      } catch (error) {
+        if (!isAudioError(error, 'no_audio')) throw error;
+        row.status = 'no_audio';
+        row.error = error.message;
+      }
+      if (transcript !== undefined) {
+        const name = audio
+          ? withExtension(audio.name, 'txt')
+          : safeFileName(null, 'txt', labelFileStem(label, labelId));
+        row.transcriptFile = await writeNewFile(
+          folder,
+          name,
+          `${transcript.trimEnd()}\n`,
+          onExists,
+        );
+      }
+    } catch (error) {
+      await discardPartial(folder, labelId).catch(() => undefined);
+      if (stop.signal.aborted && !fatal) {
+        row.status = 'cancelled';
+      } else if (isAudioError(error, 'file_exists')) {
+        row.status = 'skipped';
+        row.error = `${error.fileName ?? 'The file'} already exists.`;
+      } else if (error instanceof AudioError && FOLDER_ERRORS.has(error.kind)) {
+        fatal ??= error;
+        stop.abort(error);
+        row.error = error.message;
+      } else {
+        row.error = messageOf(error);
+      }
+    }
+    file.state = row.status;
+    filesDone++;
+    report(file);
+    return row;
+  }
+
+  const rows: ManifestRow[] = new Array<ManifestRow>(ids.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const index = next++;
+      rows[index] = await exportOne(ids[index]!);
+    }
+  };
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? 3, ids.length));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    options.signal?.removeEventListener('abort', onCancel);
+  }
+  if (fatal) throw fatal;
+
+  const exportedAt = (options.now?.() ?? new Date()).toISOString();
+  const manifestOnExists: OnExists = onExists === 'replace' ? 'replace' : 'keep-both';
+  const csvName = await chooseName(folder, 'manifest.csv', manifestOnExists, ['json']);
+  const manifestCsvName = await writeNewFile(folder, csvName, manifestCsv(rows), manifestOnExists);
+  const json = JSON.stringify({ exportedAt, app: 'Earmark', labels: rows }, null, 2);
+  const manifestJsonName = await writeNewFile(
+    folder,
+    withExtension(manifestCsvName, 'json'),
+    `${json}\n`,
+    manifestOnExists,
+  );
+  return {
+    status: options.signal?.aborted ? 'cancelled' : 'completed',
+    folder,
+    rows,
+    manifestCsv: join(folder, manifestCsvName),
+    manifestJson: join(folder, manifestJsonName),
+  };
+}

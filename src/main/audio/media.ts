@@ -1,0 +1,181 @@
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { contentTypeForExtension } from './names';
+
+/**
+ * Serves an audio file to the renderer's <audio> with Range support, for both shells: the browser
+ * shell's HTTP route (sendMedia) and the Electron custom protocol (mediaFetchResponse; net.fetch
+ * of file:// ignores Range, so the protocol answers it here). Seeking anywhere in a 90-minute file
+ * reads only the bytes asked for.
+ */
+
+/** The parts of a request this reads: a Node IncomingMessage or a Fetch Request fits. */
+export interface MediaRequest {
+  /** GET when absent. */
+  method?: string;
+  headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
+export interface MediaFile {
+  path: string;
+  /** The type to send; from the extension when absent. */
+  contentType?: string;
+}
+
+export interface MediaResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The bytes to send; null for HEAD, 304, 404, 405, 416. */
+  body: Readable | null;
+}
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * A Range header against a file of `size` bytes (RFC 9110 §14.2): one range (`a-b`, `a-`, `-n`),
+ * 'unsatisfiable' (416), or undefined to send the whole file (no header, another unit, a syntax
+ * error, or several ranges, which a server may ignore).
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'unsatisfiable' | undefined {
+  const match = header && /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return undefined;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return undefined;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  if (last !== '' && Number(last) < start) return undefined;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
+}
+
+function headerOf(headers: MediaRequest['headers'], name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function')
+    return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, string | readonly string[] | undefined>)[name];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+/** A strong validator from size and modification time (the file is replaced, never edited). */
+const etagOf = (size: number, mtimeMs: number) =>
+  `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+
+/** If-Range holds (RFC 9110 §13.1.5): an identical strong ETag, or exactly the Last-Modified date. */
+function ifRangeHolds(ifRange: string | undefined, etag: string, lastModified: string): boolean {
+  if (ifRange === undefined) return true;
+  const value = ifRange.trim();
+  return value.startsWith('"') ? value === etag : value === lastModified;
+}
+
+const noneMatch = (header: string | undefined, etag: string) =>
+  header !== undefined &&
+  (header.trim() === '*' ||
+    header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag));
+
+/**
+ * The answer to a GET or HEAD for `file`: 200 with the whole file, 206 with one range, 416 when
+ * the range starts past the end, 304 for a matching If-None-Match, 404 when the file is missing,
+ * 405 for any other method. The body streams from one open file descriptor, so a file replaced
+ * meanwhile is never mixed with its successor. The caller sends it (sendMedia, mediaFetchResponse).
+ */
+export async function serveMedia(request: MediaRequest, file: MediaFile): Promise<MediaResponse> {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const base = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
+  if (method !== 'GET' && method !== 'HEAD') {
+    return { status: 405, headers: { ...base, allow: 'GET, HEAD' }, body: null };
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(file.path, 'r');
+  } catch {
+    return { status: 404, headers: base, body: null };
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      return { status: 404, headers: base, body: null };
+    }
+    const size = info.size;
+    const etag = etagOf(size, info.mtimeMs);
+    const lastModified = info.mtime.toUTCString();
+    const headers: Record<string, string> = {
+      ...base,
+      'accept-ranges': 'bytes',
+      'content-type': file.contentType ?? contentTypeForExtension(extname(file.path)),
+      etag,
+      'last-modified': lastModified,
+    };
+    const rangeHeader = headerOf(request.headers, 'range');
+    if (rangeHeader === undefined && noneMatch(headerOf(request.headers, 'if-none-match'), etag)) {
+      await handle.close();
+      return { status: 304, headers, body: null };
+    }
+    const range = ifRangeHolds(headerOf(request.headers, 'if-range'), etag, lastModified)
+      ? parseRange(rangeHeader, size)
+      : undefined;
+    if (range === 'unsatisfiable') {
+      await handle.close();
+      return {
+        status: 416,
+        headers: { ...headers, 'content-range': `bytes */${size}`, 'content-length': '0' },
+        body: null,
+      };
+    }
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    headers['content-length'] = String(Math.max(0, end - start + 1));
+    if (range) headers['content-range'] = `bytes ${start}-${end}/${size}`;
+    const status = range ? 206 : 200;
+    if (method === 'HEAD' || size === 0) {
+      await handle.close();
+      return { status, headers, body: null };
+    }
+    // The stream owns the descriptor from here and closes it when it ends or is destroyed.
+    return {
+      status,
+      headers,
+      body: handle.createReadStream({ start, end, highWaterMark: 256 * 1024 }),
+    };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Writes a MediaResponse to a Node HTTP response (the browser shell's route). */
+export async function sendMedia(response: ServerResponse, media: MediaResponse): Promise<void> {
+  response.writeHead(media.status, media.headers);
+  if (!media.body) {
+    response.end();
+    return;
+  }
+  try {
+    await pipeline(media.body, response);
+  } catch {
+    // The player went away mid-file (a seek aborts the request): nothing to report.
+    media.body.destroy();
+  }
+}
+
+/** A MediaResponse as a Fetch Response (the Electron custom protocol's handler returns it). */
+export function toFetchResponse(media: MediaResponse): Response {
+  const body = media.body ? (Readable.toWeb(media.body) as ReadableStream<Uint8Array>) : null;
+  return new Response(body, { status: media.status, headers: media.headers });
+}
+
+/** serveMedia for a Fetch Request (protocol.handle): Range answered here, not by net.fetch. */
+export async function mediaFetchResponse(request: Request, file: MediaFile): Promise<Response> {
+  return toFetchResponse(
+    await serveMedia({ method: request.method, headers: request.headers }, file),
+  );
+}

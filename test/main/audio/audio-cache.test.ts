@@ -1,0 +1,206 @@
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { AudioCache } from '../../../src/main/audio/audio-cache';
+import { partialPathOf } from '../../../src/main/audio/download';
+import { decodePeaks } from '../../../src/main/audio/peaks';
+import { useProxiedService } from '../api/helpers';
+import * as fx from './fixtures';
+
+const env = useProxiedService();
+const ids: string[] = [];
+const sizes = new Map<string, number>();
+let silentId: string;
+
+beforeAll(async () => {
+  const orgId = env.svc.credentials.primary.organizationId;
+  for (const minutes of [1, 1, 1, 6]) ids.push(fx.seedLabel(env.svc.service, orgId, { minutes }));
+  silentId = fx.seedLabel(env.svc.service, orgId, { audio: 'none' });
+  for (const id of ids) sizes.set(id, (await fx.serviceAudio(env.svc, id)).length);
+});
+
+const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+
+const audioRequests = () => env.proxy.requests.filter((r) => r.path.endsWith('/audio')).length;
+const labels = () => env.client.labels;
+
+/** A clock the test moves: one tick per call, so "least recently used" is exact. */
+const ticking = () => {
+  let now = 1_000_000;
+  return () => (now += 1000);
+};
+
+describe('AudioCache', () => {
+  it('downloads once with peaks, then answers from disk', async () => {
+    const cache = await AudioCache.open({ folder: fx.tempFolder() });
+    const first = await cache.ensure(labels(), ids[0]!);
+    expect(first.path.endsWith(`${ids[0]}.wav`)).toBe(true);
+    expect(first.contentType).toBe('audio/wav');
+    expect(fx.sha256File(first.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[0]!)));
+    expect(decodePeaks(readFileSync(first.peaksPath!)).frames).toBe(60 * 8000);
+    expect(first.diskBytes).toBeGreaterThan(first.bytes);
+    env.proxy.reset();
+    const again = await cache.ensure(labels(), ids[0]!);
+    expect(again.path).toBe(first.path);
+    expect(audioRequests()).toBe(0);
+    expect(cache.usage()).toMatchObject({ files: 1, bytes: first.diskBytes });
+    // A file deleted behind the cache's back is fetched again.
+    rmSync(first.path);
+    const refetched = await cache.ensure(labels(), ids[0]!);
+    expect(audioRequests()).toBe(1);
+    expect(readFileSync(refetched.path).length).toBe(first.bytes);
+    await cache.close();
+  });
+
+  it('shares one download between callers asking at once', async () => {
+    const cache = await AudioCache.open({ folder: fx.tempFolder() });
+    const results = await Promise.all([1, 2, 3].map(() => cache.ensure(labels(), ids[1]!)));
+    expect(new Set(results.map((r) => r.path)).size).toBe(1);
+    expect(audioRequests()).toBe(1);
+    await cache.close();
+  });
+
+  it('evicts the least recently used first to stay under its budget', async () => {
+    const folder = fx.tempFolder();
+    const now = ticking();
+    // Room for two one-minute files and their peaks, not three.
+    const one = sizes.get(ids[0]!)! + 32 + 6000 * 4;
+    const cache = await AudioCache.open({ folder, budgetBytes: Math.floor(one * 2.5), now });
+    const [a, b, c] = [ids[0]!, ids[1]!, ids[2]!];
+    await cache.ensure(labels(), a);
+    await cache.ensure(labels(), b);
+    expect(cache.get(a)).toBeDefined(); // a is now more recent than b
+    await cache.ensure(labels(), c);
+    expect(cache.peek(b)).toBeUndefined();
+    expect(cache.peek(a)).toBeDefined();
+    expect(cache.peek(c)).toBeDefined();
+    expect(cache.usage().bytes).toBeLessThanOrEqual(cache.budgetBytes);
+    const files = readdirSync(join(folder, 'files')).sort();
+    expect(files).toEqual([`${a}.wav`, `${a}.wav.peaks`, `${c}.wav`, `${c}.wav.peaks`].sort());
+
+    // A file larger than the whole budget is kept (it is being played) and pushes the rest out.
+    await cache.ensure(labels(), ids[3]!);
+    expect(cache.usage().files).toBe(1);
+    await cache.setBudget(0);
+    expect(cache.usage()).toMatchObject({ files: 0, bytes: 0 });
+    expect(readdirSync(join(folder, 'files'))).toEqual([]);
+    await cache.close();
+  });
+
+  it('persists its index, and after a crash reconciles it with the files', async () => {
+    const folder = fx.tempFolder();
+    const cache = await AudioCache.open({ folder });
+    const a = await cache.ensure(labels(), ids[0]!);
+    const b = await cache.ensure(labels(), ids[1]!);
+    await cache.close();
+    const index = JSON.parse(readFileSync(join(folder, 'index.json'), 'utf8')) as {
+      entries: { labelId: string }[];
+    };
+    expect(index.entries.map((e) => e.labelId).sort()).toEqual([ids[0], ids[1]].sort());
+
+    // As a crash could leave it: b's file gone, a whole file the index never heard of, a
+    // temporary index write, an abandoned partial download, peaks without their audio.
+    rmSync(b.path);
+    const orphan = join(folder, 'files', `${ids[2]}.wav`);
+    writeFileSync(orphan, readFileSync(a.path));
+    writeFileSync(join(folder, 'files', '.index.json.abc.tmp'), '{');
+    const partial = partialPathOf(join(folder, 'files'), ids[3]!);
+    writeFileSync(partial, 'half');
+    const old = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+    utimesSync(partial, old, old);
+    writeFileSync(join(folder, 'files', 'gone.wav.peaks'), 'x');
+
+    const reopened = await AudioCache.open({ folder });
+    expect(reopened.peek(ids[0]!)).toMatchObject({ path: a.path, bytes: a.bytes });
+    expect(reopened.peek(ids[1]!)).toBeUndefined();
+    expect(reopened.peek(ids[2]!)).toMatchObject({
+      path: orphan,
+      contentType: 'audio/wav',
+    });
+    expect(existsSync(partial)).toBe(false);
+    expect(readdirSync(join(folder, 'files')).sort()).toEqual(
+      [`${ids[0]}.wav`, `${ids[0]}.wav.peaks`, `${ids[2]}.wav`].sort(),
+    );
+    await reopened.close();
+
+    // An unreadable index: rebuilt from the files.
+    writeFileSync(join(folder, 'index.json'), 'not json');
+    const rebuilt = await AudioCache.open({ folder });
+    expect(rebuilt.usage().files).toBe(2);
+    await rebuilt.close();
+  });
+
+  it('stops a shared download only when every caller has cancelled; the partial file stays', async () => {
+    const folder = fx.tempFolder();
+    const cache = await AudioCache.open({ folder });
+    const slow = fx.throttled(labels(), 16 * 1024, 10);
+    const leaving = new AbortController();
+    const staying = new AbortController();
+    const first = cache.ensure(slow, ids[3]!, { signal: leaving.signal });
+    const second = cache.ensure(slow, ids[3]!, { signal: staying.signal });
+    leaving.abort();
+    await expect(first).rejects.toMatchObject({ kind: 'cancelled' });
+    // The download goes on for the caller still waiting: its partial file grows past 1 MiB.
+    const partial = partialPathOf(join(folder, 'files'), ids[3]!);
+    await vi.waitFor(() => expect(sizeOf(partial)).toBeGreaterThan(1024 * 1024), {
+      timeout: 5000,
+    });
+    staying.abort();
+    await expect(second).rejects.toMatchObject({ kind: 'cancelled' });
+    // Asked again at once, while the cancelled download winds down: not cancelled, and whole.
+    const done = await cache.ensure(labels(), ids[3]!);
+    expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
+    await cache.close();
+  });
+
+  it('resumes the partial file a cancelled download left', async () => {
+    const folder = fx.tempFolder();
+    const cache = await AudioCache.open({ folder });
+    const controller = new AbortController();
+    const pending = cache.ensure(fx.throttled(labels(), 16 * 1024, 5), ids[3]!, {
+      signal: controller.signal,
+      onProgress: ({ bytesDone }) => {
+        if (bytesDone > 512 * 1024) controller.abort();
+      },
+    });
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled' });
+    const partial = partialPathOf(join(folder, 'files'), ids[3]!);
+    await vi.waitFor(() => expect(fx.durableBytes(partial)).toBeGreaterThan(512 * 1024), {
+      timeout: 5000,
+    });
+    env.proxy.reset();
+    const done = await cache.ensure(labels(), ids[3]!);
+    expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
+    expect(audioRequests()).toBe(1);
+    await cache.close();
+  });
+
+  it('reports a label without audio as no_audio and caches nothing', async () => {
+    const cache = await AudioCache.open({ folder: fx.tempFolder() });
+    await expect(cache.ensure(labels(), silentId)).rejects.toMatchObject({ kind: 'no_audio' });
+    expect(cache.usage().files).toBe(0);
+    await cache.close();
+  });
+
+  it('removes one label, or everything', async () => {
+    const folder = fx.tempFolder();
+    const cache = await AudioCache.open({ folder });
+    const a = await cache.ensure(labels(), ids[0]!);
+    await cache.ensure(labels(), ids[1]!);
+    await cache.remove(ids[0]!);
+    expect(existsSync(a.path)).toBe(false);
+    expect(existsSync(a.peaksPath!)).toBe(false);
+    expect(cache.usage().files).toBe(1);
+    await cache.clear();
+    expect(readdirSync(join(folder, 'files'))).toEqual([]);
+    await cache.close();
+  });
+});

@@ -1,0 +1,194 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import type { AudioSource } from '../../../src/main/audio/download';
+import type { Peaks } from '../../../src/main/audio/peaks';
+import { recipeByteLength, type AudioRecipe } from '../../../src/service/audio/recipe';
+import type { ClinicService } from '../../../src/service/app';
+import { MINUTE_MS, type RecordType } from '../../../src/shared/api';
+import type { RunningService } from '../../service/harness';
+
+export { throttled } from './throttle';
+
+/** A WAV recipe of `minutes` with speech clips every 4 s or so, at odd sample offsets. */
+export function speechRecipe(minutes: number): AudioRecipe {
+  const samples = Math.round(minutes * 60 * 8000);
+  const clips: [string, number][] = [];
+  const ids = [
+    'consult-vaccination-00',
+    'consult-rabbit-gi-stasis-12',
+    'consult-cat-not-eating-00',
+  ];
+  for (let at = 1001, i = 0; at + 8000 * 12 < samples; at += 8000 * 4 + 77, i++) {
+    clips.push([ids[i % ids.length]!, at]);
+  }
+  return { sampleRate: 8000, samples, clips };
+}
+
+export interface SeedOptions {
+  type?: RecordType;
+  patient?: string | null;
+  minutes?: number;
+  audio?: 'wav' | 'mp4' | 'none';
+  /** [type, content, minutes after the start] */
+  notes?: [string, string, number][];
+  fromMs?: number;
+}
+
+/** Creates a label with audio straight in the service's store; returns its id. */
+export function seedLabel(
+  service: ClinicService,
+  orgId: string,
+  options: SeedOptions = {},
+): string {
+  const { labels, clips } = service;
+  const fromMs = options.fromMs ?? Date.UTC(2026, 9, 1, 9, 30);
+  const minutes = options.minutes ?? 2;
+  const patientId =
+    options.patient === null
+      ? null
+      : labels.createPatient(orgId, options.patient ?? 'Maple', 'dog');
+  const kind = options.audio ?? 'wav';
+  let audio;
+  if (kind === 'wav') {
+    const recipe = speechRecipe(minutes);
+    audio = {
+      content_type: 'audio/wav' as const,
+      byte_length: recipeByteLength(recipe),
+      source_kind: 'recipe' as const,
+      source: JSON.stringify(recipe),
+    };
+  } else if (kind === 'mp4') {
+    const file = clips.callFile(Object.keys(clips.manifest.calls)[0]!)!;
+    audio = {
+      content_type: 'audio/mp4' as const,
+      byte_length: clips.fileSize(file),
+      source_kind: 'file' as const,
+      source: file,
+    };
+  }
+  return labels.create({
+    organizationId: orgId,
+    type: options.type ?? (kind === 'mp4' ? 'PhoneCallAudio' : 'ClinicConversation'),
+    fromMs,
+    toMs: fromMs + minutes * MINUTE_MS,
+    patientId,
+    friendlyName: 'Exam Room iPad',
+    deviceSerial: 'IPAD-1',
+    notes: (options.notes ?? []).map(([type, content, after]) => ({
+      type,
+      content,
+      createdMs: fromMs + after * MINUTE_MS,
+      timeMs: fromMs + after * MINUTE_MS,
+    })),
+    ...(audio ? { audio } : {}),
+  });
+}
+
+export const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+export const sha256File = (path: string) => sha256(readFileSync(path));
+
+/** The service's whole audio body, fetched directly (not through the code under test). */
+export async function serviceAudio(svc: RunningService, labelId: string): Promise<Buffer> {
+  const response = await svc.call(`/labels/${labelId}/audio`, {
+    key: svc.credentials.primary.apiKey,
+  });
+  if (!response.ok) throw new Error(`audio ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+let tempRoot: string | undefined;
+
+// Every temporary folder of a test file goes after its tests.
+afterAll(() => {
+  if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
+  tempRoot = undefined;
+});
+
+/** A new temporary folder, removed after the test file. */
+export function tempFolder(prefix = 'earmark-audio-'): string {
+  tempRoot ??= mkdtempSync(join(tmpdir(), 'earmark-audio-tests-'));
+  return mkdtempSync(join(tempRoot, prefix));
+}
+
+/** Names in a folder that a user would see (not dot files). */
+export const visibleFiles = (folder: string) =>
+  readdirSync(folder)
+    .filter((name) => !name.startsWith('.'))
+    .sort();
+
+/** A source that rewrites what the service says about each audio response (name, type). */
+export function rewriting(
+  source: AudioSource,
+  change: { filename?: string | null; contentType?: string },
+): AudioSource {
+  return {
+    get: (...args) => source.get(...args),
+    audio: async (...args) => ({ ...(await source.audio(...args)), ...change }),
+  };
+}
+
+/**
+ * Makes a folder refuse new files, whoever runs the tests: chmod for a normal user; root ignores
+ * permissions, so for root the immutable attribute (chattr +i). Returns the undo, or a reason
+ * when neither works here.
+ */
+export function makeUnwritable(folder: string): (() => void) | string {
+  chmodSync(folder, 0o500);
+  const probe = join(folder, '.probe');
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch {
+    return () => chmodSync(folder, 0o700);
+  }
+  chmodSync(folder, 0o700);
+  const set = spawnSync('chattr', ['+i', folder]);
+  if (set.status !== 0) return `cannot make a folder read-only here: ${String(set.stderr)}`;
+  return () => {
+    spawnSync('chattr', ['-i', folder]);
+  };
+}
+
+/**
+ * The reference: the whole file decoded at once, then min/max per bucket of frames. Written
+ * independently of peaks.ts (no streaming, no carry), to check the streaming result against.
+ */
+export function wholeFilePeaks(
+  samples: Int16Array,
+  channels: number,
+  sampleRate: number,
+  perSecond = 100,
+): Peaks {
+  const samplesPerPeak = Math.round(sampleRate / perSecond);
+  const frames = Math.floor(samples.length / channels);
+  const count = Math.ceil(frames / samplesPerPeak);
+  const min = new Int16Array(count);
+  const max = new Int16Array(count);
+  for (let b = 0; b < count; b++) {
+    const from = b * samplesPerPeak * channels;
+    const to = Math.min(frames * channels, (b + 1) * samplesPerPeak * channels);
+    let low = 32767;
+    let high = -32768;
+    for (let i = from; i < to; i++) {
+      low = Math.min(low, samples[i]!);
+      high = Math.max(high, samples[i]!);
+    }
+    min[b] = low;
+    max[b] = high;
+  }
+  return { sampleRate, samplesPerPeak, frames, min, max };
+}
+
+/** Bytes of a partial download recorded as flushed to disk (its state file), or 0. */
+export function durableBytes(partial: string): number {
+  try {
+    return (JSON.parse(readFileSync(`${partial}.json`, 'utf8')) as { durableBytes: number })
+      .durableBytes;
+  } catch {
+    return 0;
+  }
+}

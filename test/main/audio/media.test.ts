@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  mediaFetchResponse,
+  parseRange,
+  sendMedia,
+  serveMedia,
+  type MediaFile,
+} from '../../../src/main/audio/media';
+import { tempFolder } from './fixtures';
+
+const SIZE = 100_000;
+const data = randomBytes(SIZE);
+let file: MediaFile;
+
+beforeAll(() => {
+  const path = join(tempFolder('earmark-media-'), 'Maple.wav');
+  writeFileSync(path, data);
+  file = { path };
+});
+
+async function bytesOf(body: Readable | null): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body ?? []) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const get = (headers: Record<string, string> = {}, method = 'GET') =>
+  serveMedia({ method, headers }, file);
+
+describe('parseRange', () => {
+  it.each([
+    ['bytes=0-99', { start: 0, end: 99 }],
+    ['bytes=100-', { start: 100, end: SIZE - 1 }],
+    ['bytes=-500', { start: SIZE - 500, end: SIZE - 1 }],
+    ['bytes=-999999', { start: 0, end: SIZE - 1 }],
+    ['bytes=99990-200000', { start: 99990, end: SIZE - 1 }],
+    [' Bytes = 5 - 9 ', { start: 5, end: 9 }],
+    ['bytes=-0', 'unsatisfiable'],
+    [`bytes=${SIZE}-`, 'unsatisfiable'],
+    ['bytes=9-5', undefined],
+    ['bytes=0-1,5-9', undefined],
+    ['items=0-5', undefined],
+    ['bytes=-', undefined],
+    ['bytes=a-b', undefined],
+  ] as const)('%j', (header, expected) => {
+    expect(parseRange(header, SIZE)).toEqual(expected);
+  });
+});
+
+describe('serveMedia', () => {
+  it('GET without Range: 200, the whole file, its type, length and validators', async () => {
+    const response = await get();
+    expect(response.status).toBe(200);
+    expect(response.headers).toMatchObject({
+      'accept-ranges': 'bytes',
+      'content-type': 'audio/wav',
+      'content-length': String(SIZE),
+      'x-content-type-options': 'nosniff',
+    });
+    expect(response.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect((await bytesOf(response.body)).equals(data)).toBe(true);
+  });
+
+  it.each([
+    ['bytes=0-0', 0, 0],
+    ['bytes=1000-1999', 1000, 1999],
+    ['bytes=0-', 0, SIZE - 1],
+    ['bytes=99000-', 99000, SIZE - 1],
+    ['bytes=-1', SIZE - 1, SIZE - 1],
+    ['bytes=-4096', SIZE - 4096, SIZE - 1],
+    ['bytes=50000-9999999', 50000, SIZE - 1],
+  ])('%s: 206 with exactly those bytes', async (range, start, end) => {
+    const response = await get({ range });
+    expect(response.status).toBe(206);
+    expect(response.headers['content-range']).toBe(`bytes ${start}-${end}/${SIZE}`);
+    expect(response.headers['content-length']).toBe(String(end - start + 1));
+    expect((await bytesOf(response.body)).equals(data.subarray(start, end + 1))).toBe(true);
+  });
+
+  it('416 with Content-Range: bytes */size for a range past the end', async () => {
+    for (const range of [`bytes=${SIZE}-`, `bytes=${SIZE + 10}-${SIZE + 20}`, 'bytes=-0']) {
+      const response = await get({ range });
+      expect(response.status).toBe(416);
+      expect(response.headers['content-range']).toBe(`bytes */${SIZE}`);
+      expect(response.body).toBeNull();
+    }
+  });
+
+  it('HEAD: the headers of GET, no body', async () => {
+    const whole = await get({}, 'HEAD');
+    expect(whole).toMatchObject({ status: 200, body: null });
+    expect(whole.headers['content-length']).toBe(String(SIZE));
+    const part = await get({ range: 'bytes=10-19' }, 'HEAD');
+    expect(part).toMatchObject({ status: 206, body: null });
+    expect(part.headers['content-range']).toBe(`bytes 10-19/${SIZE}`);
+  });
+
+  it('several ranges, another unit or bad syntax: the whole file (RFC 9110 lets a server ignore Range)', async () => {
+    for (const range of ['bytes=0-1,5-9', 'seconds=1-2', 'bytes=x-']) {
+      const response = await get({ range });
+      expect(response.status).toBe(200);
+      response.body?.destroy();
+    }
+  });
+
+  it('If-Range: the range when the validator matches, the whole file when it does not', async () => {
+    const { etag = '', 'last-modified': lastModified = '' } = (await get({}, 'HEAD')).headers;
+    expect((await get({ range: 'bytes=0-9', 'if-range': etag }, 'HEAD')).status).toBe(206);
+    expect((await get({ range: 'bytes=0-9', 'if-range': lastModified }, 'HEAD')).status).toBe(206);
+    expect((await get({ range: 'bytes=0-9', 'if-range': '"other"' }, 'HEAD')).status).toBe(200);
+    expect((await get({ 'if-none-match': etag }, 'GET')).status).toBe(304);
+  });
+
+  it('405 for other methods, 404 for a missing file or a folder', async () => {
+    expect((await get({}, 'POST')).status).toBe(405);
+    expect((await get({}, 'POST')).headers.allow).toBe('GET, HEAD');
+    expect(
+      (await serveMedia({ method: 'GET', headers: {} }, { path: join(tempFolder(), 'x.wav') }))
+        .status,
+    ).toBe(404);
+    expect((await serveMedia({ method: 'GET', headers: {} }, { path: tempFolder() })).status).toBe(
+      404,
+    );
+  });
+
+  it('takes the content type from the caller, else from the extension', async () => {
+    const m4a = join(tempFolder(), 'call.m4a');
+    writeFileSync(m4a, 'x');
+    expect(
+      (await serveMedia({ method: 'HEAD', headers: {} }, { path: m4a })).headers['content-type'],
+    ).toBe('audio/mp4');
+    const typed = await serveMedia(
+      { method: 'HEAD', headers: {} },
+      { path: m4a, contentType: 'audio/aac' },
+    );
+    expect(typed.headers['content-type']).toBe('audio/aac');
+  });
+});
+
+describe('over HTTP (the browser shell) and as a Fetch Response (the Electron protocol)', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      void serveMedia(request, file).then((media) => sendMedia(response, media));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('serves ranges, 416 and HEAD over a real socket', async () => {
+    const part = await fetch(url, { headers: { range: 'bytes=500-1499' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(500, 1500))).toBe(true);
+    const past = await fetch(url, { headers: { range: `bytes=${SIZE}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${SIZE}`);
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe(String(SIZE));
+    const whole = await fetch(url);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(data)).toBe(true);
+  });
+
+  it('survives a player that goes away mid-file (a seek)', async () => {
+    const controller = new AbortController();
+    const response = await fetch(url, { signal: controller.signal });
+    controller.abort();
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    const after = await fetch(url, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await after.arrayBuffer()).equals(data.subarray(SIZE - 10))).toBe(true);
+  });
+
+  it('answers a Fetch Request with Range itself', async () => {
+    const response = await mediaFetchResponse(
+      new Request('earmark://media/label', { headers: { range: 'bytes=-100' } }),
+      file,
+    );
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes ${SIZE - 100}-${SIZE - 1}/${SIZE}`);
+    expect(Buffer.from(await response.arrayBuffer()).equals(data.subarray(SIZE - 100))).toBe(true);
+    const past = await mediaFetchResponse(
+      new Request('earmark://media/label', { headers: { range: `bytes=${SIZE}-` } }),
+      file,
+    );
+    expect(past.status).toBe(416);
+    const head = await mediaFetchResponse(
+      new Request('earmark://media/label', { method: 'HEAD' }),
+      file,
+    );
+    expect(head.status).toBe(200);
+    expect(head.body).toBeNull();
+  });
+});
