@@ -2,10 +2,13 @@ import { join } from 'node:path';
 import type { ConnectionStatus, EventName, IpcError, IpcEvents } from '../shared/ipc';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
+import { AudioCache } from './audio/audio-cache';
+import type { MediaFile } from './audio/media';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
 import { DemoClinic } from './demo-clinic';
 import type { CoreContext } from './context';
 import { accountHandlers } from './handlers/accounts';
+import { audioHandlers } from './handlers/audio';
 import { adminHandlers } from './handlers/admin';
 import { appHandlers } from './handlers/app';
 import { followUpHandlers } from './handlers/follow-ups';
@@ -36,9 +39,13 @@ export interface CoreOptions {
 
 export interface Core {
   rpc: RpcRouter;
+  /** The active account's cached audio of a label, for the shells' media routes; undefined if not cached. */
+  media(labelId: string): Promise<MediaFile | undefined>;
   on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
   close(): Promise<void>;
 }
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Wires the services both shells host: accounts, the API client, the demo clinic, and the RPC table. */
 export function createCore(options: CoreOptions): Core {
@@ -110,6 +117,18 @@ export function createCore(options: CoreOptions): Core {
     }
   }
 
+  const audioCaches = new Map<string, Promise<AudioCache>>();
+  /** The active account's audio cache, opened on first use and kept until the app quits. */
+  const audioCache = () => {
+    const { id } = accounts.active().account;
+    let cache = audioCaches.get(id);
+    if (!cache) {
+      cache = AudioCache.open({ folder: join(options.dataDir, 'audio', id) });
+      audioCaches.set(id, cache);
+    }
+    return cache;
+  };
+
   const context: CoreContext = {
     options,
     accounts,
@@ -118,12 +137,14 @@ export function createCore(options: CoreOptions): Core {
     emit,
     withService,
     connection: () => connection,
+    audioCache,
   };
   const rpc = createRpcRouter(
     {
       ...appHandlers(context),
       ...accountHandlers(context),
       ...hubHandlers(context),
+      ...audioHandlers(context),
       ...followUpHandlers(context),
       ...adminHandlers(context),
     },
@@ -133,6 +154,11 @@ export function createCore(options: CoreOptions): Core {
 
   return {
     rpc,
+    async media(labelId) {
+      if (!UUID_PATTERN.test(labelId)) return undefined;
+      const audio = (await audioCache()).peek(labelId);
+      return audio && { path: audio.path, contentType: audio.contentType };
+    },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();
       set.add(listener as (payload: never) => void);
@@ -141,6 +167,7 @@ export function createCore(options: CoreOptions): Core {
     },
     async close() {
       await client?.client.close();
+      for (const cache of audioCaches.values()) await (await cache).close();
       await demo.stop();
     },
   };

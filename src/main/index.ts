@@ -35,7 +35,7 @@ app.whenReady().then(async () => {
   });
 
   denyPermissions(session.defaultSession);
-  registerAppProtocol(protocol, rendererDir);
+  registerAppProtocol(protocol, rendererDir, (labelId) => core.media(labelId));
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, app.name)));
   const unregister = registerIpc(ipcMain, core, () => BrowserWindow.getAllWindows());
 

@@ -107,6 +107,22 @@ export interface CreatedRange {
   createdAt: string;
 }
 
+/**
+ * A label's audio, ready to play: `mediaUrl` is relative to the renderer's page, so the same
+ * address works in both shells (earmark://app/media/… and http://127.0.0.1:…/media/…), served
+ * with Range by main. `waveform` is wavesurfer's precomputed peaks (null for MP4 audio).
+ */
+export interface PreparedAudio {
+  labelId: string;
+  mediaUrl: string;
+  contentType: string;
+  bytes: number;
+  waveform: { peaks: [number[], number[]]; duration: number } | null;
+}
+
+/** The path prefix, under the renderer's origin, of the media main serves. */
+export const MEDIA_PATH_PREFIX = 'media/';
+
 /** The recorded minutes of [startMs, endMs) on a device, fetched as windows of at most 6 hours. */
 export interface DayMinutes {
   deviceId: string;
@@ -405,6 +421,10 @@ export const IPC_CHANNELS = {
    * links them by nothing else); null when this app did not create it or it is not there yet.
    */
   'conversations.record': channel<Label | null>()(ConversationRef),
+  /** Downloads (or finds cached) a label's audio and its peaks; progress as audio.progress. */
+  'audio.prepare': channel<PreparedAudio>()(
+    Type.Object({ labelId: Uuid }, { additionalProperties: false }),
+  ),
   'labels.get': channel<Label>()(Type.Object({ labelId: Uuid }, { additionalProperties: false })),
   ...FOLLOW_UP_AND_ADMIN_CHANNELS,
 } as const;
@@ -429,9 +449,14 @@ export interface ConnectionStatus {
 export interface IpcEvents {
   'accounts.changed': AccountSummary[];
   'connection.changed': ConnectionStatus;
+  'audio.progress': { labelId: string; bytesDone: number; bytesTotal: number | null };
 }
 export type EventName = keyof IpcEvents;
-export const EVENT_NAMES: readonly EventName[] = ['accounts.changed', 'connection.changed'];
+export const EVENT_NAMES: readonly EventName[] = [
+  'accounts.changed',
+  'connection.changed',
+  'audio.progress',
+];
 
 /** What the preload exposes as `window.earmark`, and the browser shell's bridge implements. */
 export interface EarmarkApi {

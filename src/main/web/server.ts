@@ -3,7 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EVENT_NAMES, type WireMessage, type WireRequest } from '../../shared/ipc';
+import {
+  EVENT_NAMES,
+  MEDIA_PATH_PREFIX,
+  type WireMessage,
+  type WireRequest,
+} from '../../shared/ipc';
+import { sendMedia, serveMedia } from '../audio/media';
 import type { Core } from '../core';
 import { contentSecurityPolicy, rendererHeaders } from '../csp';
 import { readStatic } from '../static-files';
@@ -91,6 +97,14 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         401,
         'Open Earmark from the address it printed (the token is missing).',
       );
+    if (url.pathname.startsWith(`/${MEDIA_PATH_PREFIX}`)) {
+      const media = await options.core.media(url.pathname.slice(MEDIA_PATH_PREFIX.length + 1));
+      if (!media) return deny(response, 404, 'That audio is not downloaded.');
+      return sendMedia(
+        response,
+        await serveMedia({ method: request.method, headers: request.headers }, media),
+      );
+    }
     const file = await readStatic(options.rendererDir, url.pathname);
     if (!file) return deny(response, 404, 'Not found.');
     const csp = contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);

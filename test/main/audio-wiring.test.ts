@@ -1,0 +1,130 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PreparedAudio } from '../../src/shared/ipc';
+import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/recipe';
+import { SessionSecretStore } from '../../src/main/accounts/secret-store';
+import { createCore, type Core } from '../../src/main/core';
+import { startWebShell, type WebShell } from '../../src/main/web/server';
+import { startService, type RunningService } from '../service/harness';
+
+vi.mock('electron', () => ({}));
+const { createAppProtocolHandler, APP_ORIGIN } = await import('../../src/main/electron/protocol');
+
+/** A label's audio prepared over IPC, then played through each shell's media route with Range. */
+let svc: RunningService;
+let folder: string;
+let core: Core;
+let shell: WebShell;
+let cookie: string;
+let labelId: string;
+let serviceBytes: Buffer;
+const progress: { bytesDone: number; bytesTotal: number | null }[] = [];
+
+beforeAll(async () => {
+  svc = await startService();
+  const recipe: AudioRecipe = {
+    sampleRate: 8000,
+    samples: 8000 * 30,
+    clips: [['consult-vaccination-00', 8000]],
+  };
+  labelId = svc.service.labels.create({
+    organizationId: svc.credentials.primary.organizationId,
+    type: 'ClinicConversation',
+    fromMs: Date.now(),
+    toMs: Date.now() + 30_000,
+    friendlyName: 'iPad',
+    deviceSerial: 'X',
+    audio: {
+      content_type: 'audio/wav',
+      byte_length: recipeByteLength(recipe),
+      source_kind: 'recipe',
+      source: JSON.stringify(recipe),
+    },
+  });
+  serviceBytes = Buffer.from(
+    await (
+      await svc.call(`/labels/${labelId}/audio`, { key: svc.credentials.primary.apiKey })
+    ).arrayBuffer(),
+  );
+
+  folder = mkdtempSync(join(tmpdir(), 'earmark-audio-wiring-'));
+  mkdirSync(join(folder, 'renderer'));
+  writeFileSync(join(folder, 'renderer', 'index.html'), '<!doctype html>');
+  core = createCore({
+    dataDir: join(folder, 'data'),
+    shell: 'browser',
+    version: 'test',
+    keychain: new SessionSecretStore(),
+    log: () => undefined,
+  });
+  core.on('audio.progress', (event) => progress.push(event));
+  const added = await core.rpc.invoke('accounts.add', {
+    baseUrl: svc.baseUrl,
+    apiKey: svc.credentials.primary.apiKey,
+  });
+  expect(added.ok).toBe(true);
+  shell = await startWebShell({ core, rendererDir: join(folder, 'renderer') });
+  const exchange = await fetch(shell.url, { redirect: 'manual' });
+  cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
+});
+afterAll(async () => {
+  await shell.close();
+  await core.close();
+  await svc.dispose();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('audio in the app', () => {
+  let prepared: PreparedAudio;
+
+  it('downloads a label’s audio with progress and hands the renderer a media address and peaks', async () => {
+    const result = await core.rpc.invoke('audio.prepare', { labelId });
+    if (!result.ok) throw new Error(result.error.message);
+    prepared = result.value as PreparedAudio;
+    expect(prepared).toMatchObject({
+      labelId,
+      mediaUrl: `media/${labelId}`,
+      contentType: 'audio/wav',
+      bytes: serviceBytes.length,
+    });
+    expect(prepared.waveform?.duration).toBeCloseTo(30, 1);
+    expect(prepared.waveform?.peaks[0].some((value) => value > 0)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ bytesDone: serviceBytes.length });
+  });
+
+  it('serves it in the browser shell with Range, to the shell’s cookie only', async () => {
+    const url = new URL(prepared.mediaUrl, shell.url.split('?')[0]).href;
+    const ranged = await fetch(url, { headers: { cookie, range: 'bytes=1000-1999' } });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(serviceBytes.subarray(1000, 2000))).toBe(
+      true,
+    );
+    expect((await fetch(url, { headers: { range: 'bytes=0-9' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(new URL('media/00000000-0000-4000-8000-000000000000', url).href, {
+          headers: { cookie },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await fetch(new URL('media/..%2f..%2faccounts.json', url).href, { headers: { cookie } }))
+        .status,
+    ).toBe(404);
+  });
+
+  it('serves it through the Electron protocol with Range', async () => {
+    const handle = createAppProtocolHandler(join(folder, 'renderer'), (id) => core.media(id));
+    const response = await handle(
+      new Request(`${APP_ORIGIN}/${prepared.mediaUrl}`, { headers: { range: 'bytes=-100' } }),
+    );
+    expect(response.status).toBe(206);
+    expect(
+      Buffer.from(await response.arrayBuffer()).equals(
+        serviceBytes.subarray(serviceBytes.length - 100),
+      ),
+    ).toBe(true);
+  });
+});
