@@ -1,7 +1,9 @@
 /**
  * The renderer's Content-Security-Policy, sent as a header by both shells: scripts only from the
  * app itself (no inline script, no eval), no foreign origins, no framing, no plugins.
- * Inline style *attributes* stay allowed: Svelte sets dynamic sizes (timeline bars) through them.
+ * Inline styles stay allowed: Svelte sets dynamic sizes (timeline bars) through style attributes,
+ * and wavesurfer.js injects a <style> element into its shadow root that cannot carry a nonce.
+ * Styles cannot run code, and every other source stays locked.
  */
 export function contentSecurityPolicy(
   connectSources: readonly string[] = [],
@@ -10,8 +12,7 @@ export function contentSecurityPolicy(
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
-    "style-src-attr 'unsafe-inline'",
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     `media-src 'self' blob: ${mediaSources.join(' ')}`.trim(),
     "font-src 'self'",

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Label } from '../../src/shared/api';
+import { demoService } from './demo-service';
+import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
+
+const problem = chromiumProblem();
+
+describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo clinic)', () => {
+  let dataDir: string;
+  let browser: Browser;
+  let shell: ShellProcess;
+  let page: Page;
+  let wavLabel: string;
+  let silentLabel: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-player-'));
+    shell = await startShellProcess(['--data', dataDir, '--demo']);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(shell.url);
+    await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
+    const demo = demoService(dataDir);
+    const orgId = demo.credentials.primary.organizationId;
+    const consults = await demo.get<Label[]>(
+      `/organizations/${orgId}/labels?types=ClinicConversation&limit=5`,
+    );
+    wavLabel = consults.body[0]!.id;
+    const aggregates = await demo.get<Label[]>(
+      `/organizations/${orgId}/labels?types=AggregateLabel&limit=1`,
+    );
+    silentLabel = aggregates.body[0]!.id;
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await shell?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows the waveform from main’s peaks, plays, and seeks with the keyboard', async () => {
+    await page.evaluate((id) => (location.hash = `#record/${id}`), wavLabel);
+    const position = page.getByRole('slider', { name: 'Playback position' });
+    await position.waitFor({ timeout: 30_000 });
+    await expect(position.getAttribute('aria-valuemax')).resolves.not.toBe('0');
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await position.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(async () => Number(await position.getAttribute('aria-valuenow')))
+      .toBeGreaterThanOrEqual(10);
+    await page.keyboard.press('ArrowLeft');
+    await expect
+      .poll(async () => Number(await position.getAttribute('aria-valuenow')))
+      .toBeLessThan(10);
+  }, 60_000);
+
+  it('says plainly when a recording has no audio', async () => {
+    await page.evaluate((id) => (location.hash = `#record/${id}`), silentLabel);
+    await page.getByText('This recording has no audio.').waitFor({ timeout: 30_000 });
+  });
+});
