@@ -4,7 +4,15 @@ import { resolve } from 'node:path';
 
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+    // The cache's database runs in worker threads (src/main/cache/worker.ts), built beside main.
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          'cache-worker': resolve('src/main/cache/worker.ts'),
+        },
+      },
+    },
   },
   preload: {
     // A sandboxed preload cannot load ES modules or other files: one CommonJS bundle.

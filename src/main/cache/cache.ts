@@ -1,0 +1,288 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { openCacheDatabase, type CacheRecovery } from './database';
+import { CacheTooNewError } from './migrate';
+import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
+import {
+  READS,
+  runQuery,
+  WRITES,
+  type CacheReader,
+  type CacheWriter,
+  type Query,
+  type Remote,
+} from './queries';
+
+/** Where an account's cache lives: one SQLite file per account. */
+export const cacheFileOf = (dataDir: string, accountId: string): string =>
+  join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
+
+export interface CacheOptions {
+  file: string;
+  /**
+   * 'worker' (the default): the database lives in worker threads and every query is a message,
+   * so heavy SQL never blocks the main process's event loop. 'main': the same queries run inline
+   * on the calling thread (a baseline for the benchmarks, and simple tools).
+   */
+  thread?: 'worker' | 'main';
+  /**
+   * With 'worker': a second, read-only thread for reads, so a screen's query never waits behind
+   * a sync's write transaction (WAL lets it read the last committed state). Default true.
+   */
+  separateReader?: boolean;
+  /** better-sqlite3's addon for this runtime when not the default (Electron's ABI build). */
+  nativeBinding?: string;
+  /**
+   * The worker's script. By default `./cache-worker.js` beside the running bundle (the app's
+   * build emits src/main/cache/worker.ts as out/main/cache-worker.js), or worker.ts itself,
+   * loaded through tsx, when running from source (tests, tsx).
+   */
+  workerScript?: URL;
+}
+
+/** An account's cache: typed reads and writes (async), and how it was opened. */
+export interface Cache {
+  readonly file: string;
+  readonly thread: 'worker' | 'main';
+  /** Set when the file was damaged: it was moved aside and the cache started empty. */
+  readonly recovery: CacheRecovery | null;
+  readonly read: CacheReader;
+  readonly write: CacheWriter;
+  /** Finishes the queries under way, then closes the database and its threads. */
+  close(): Promise<void>;
+}
+
+/** A failure inside the cache's thread (SQLite's code when it has one). */
+export class CacheError extends Error {
+  readonly code: string | undefined;
+  constructor(error: WorkerError) {
+    super(error.message);
+    this.name = error.name === 'Error' ? 'CacheError' : error.name;
+    this.code = error.code;
+  }
+}
+
+function fromWorker(error: WorkerError, file: string): Error {
+  if (
+    error.name === 'CacheTooNewError' &&
+    error.fileVersion !== undefined &&
+    error.appVersion !== undefined
+  )
+    return new CacheTooNewError(file, error.fileVersion, error.appVersion);
+  return new CacheError(error);
+}
+
+type RequestBody = WorkerRequest extends infer R
+  ? R extends unknown
+    ? Omit<R, 'id'>
+    : never
+  : never;
+
+type Call = (side: 'read' | 'write', name: string, args: unknown[]) => Promise<unknown>;
+
+/** The async face of a query table: each name posts (or runs) the query of that name. */
+const remote = <Table extends Record<string, Query>>(
+  table: Table,
+  side: 'read' | 'write',
+  call: Call,
+): Remote<Table> =>
+  Object.fromEntries(
+    Object.keys(table).map((name) => [name, (...args: unknown[]) => call(side, name, args)]),
+  ) as Remote<Table>;
+
+const isSource = () => import.meta.url.endsWith('.ts');
+
+/** The worker to start: the built script, or worker.ts through tsx when running from source. */
+function workerEntry(options: CacheOptions): { entry: string | URL; evaluate: boolean } {
+  if (options.workerScript) return { entry: options.workerScript, evaluate: false };
+  if (!isSource()) {
+    // The bundle's entry sits in out/main; a shared chunk may sit one folder below it.
+    const built = ['./cache-worker.js', '../cache-worker.js']
+      .map((path) => new URL(path, import.meta.url))
+      .find((url) => existsSync(url));
+    if (!built)
+      throw new Error(
+        `No cache-worker.js beside ${import.meta.url}: build src/main/cache/worker.ts as cache-worker.js, or pass workerScript.`,
+      );
+    return { entry: built, evaluate: false };
+  }
+  const tsxApi = pathToFileURL(
+    join(
+      dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
+      'dist/esm/api/index.mjs',
+    ),
+  ).href;
+  const script = new URL('./worker.ts', import.meta.url).href;
+  return {
+    entry: `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`,
+    evaluate: true,
+  };
+}
+
+/** One worker thread and the queries waiting for its answers. */
+class WorkerConnection {
+  private nextId = 1;
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  private failure: Error | undefined;
+  private readonly exited: Promise<void>;
+  recovery: CacheRecovery | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly file: string,
+  ) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type !== 'result') return;
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (this.pending.size === 0) worker.unref();
+      if (message.ok) waiting.resolve(message.value);
+      else waiting.reject(fromWorker(message.error, file));
+    });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      for (const waiting of this.pending.values()) waiting.reject(this.failure);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`The cache's thread stopped (exit code ${code}).`)));
+  }
+
+  static async start(init: WorkerInit, options: CacheOptions): Promise<WorkerConnection> {
+    const { entry, evaluate } = workerEntry(options);
+    const worker = new Worker(entry, { eval: evaluate, workerData: init });
+    const connection = new WorkerConnection(worker, init.file);
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type === 'ready') {
+          connection.recovery = message.recovery;
+          done();
+          resolve();
+        } else if (message.type === 'failed') {
+          done();
+          void worker.terminate();
+          reject(fromWorker(message.error, init.file));
+        }
+      };
+      const onError = (error: Error) => {
+        done();
+        reject(error);
+      };
+      const onExit = (code: number) => {
+        done();
+        reject(
+          new Error(`The cache's thread stopped before it opened ${init.file} (exit ${code}).`),
+        );
+      };
+      const done = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+    });
+    worker.unref();
+    return connection;
+  }
+
+  call: Call = (side, name, args) => this.send({ op: 'call', side, name, args });
+
+  private send(request: RequestBody): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ ...request, id } as WorkerRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    // Held until the thread has exited, or a process whose last work this is would end first.
+    this.worker.ref();
+    if (!this.failure) {
+      await this.send({ op: 'close' }).catch(() => undefined);
+      this.failure = new Error(`The cache ${this.file} is closed.`);
+    }
+    this.worker.ref();
+    await this.exited;
+  }
+}
+
+class ClosedGuard {
+  closed = false;
+  wrap(call: Call, file: string): Call {
+    return (side, name, args) =>
+      this.closed
+        ? Promise.reject(new Error(`The cache ${file} is closed.`))
+        : call(side, name, args);
+  }
+}
+
+async function openInWorkers(options: CacheOptions): Promise<Cache> {
+  const { file, nativeBinding } = options;
+  const writer = await WorkerConnection.start({ file, role: 'writer', nativeBinding }, options);
+  let reader: WorkerConnection | undefined;
+  try {
+    if (options.separateReader !== false)
+      reader = await WorkerConnection.start({ file, role: 'reader', nativeBinding }, options);
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
+  const guard = new ClosedGuard();
+  const readCall = guard.wrap((reader ?? writer).call, file);
+  const writeCall = guard.wrap(writer.call, file);
+  return {
+    file,
+    thread: 'worker',
+    recovery: writer.recovery,
+    read: remote(READS, 'read', readCall),
+    write: remote(WRITES, 'write', writeCall),
+    async close() {
+      if (guard.closed) return;
+      guard.closed = true;
+      await reader?.close();
+      await writer.close();
+    },
+  };
+}
+
+function openInline(options: CacheOptions): Cache {
+  const { db, file, recovery } = openCacheDatabase(options.file, {
+    nativeBinding: options.nativeBinding,
+  });
+  const guard = new ClosedGuard();
+  const call = guard.wrap(async (side, name, args) => runQuery(db, side, name, args), file);
+  return {
+    file,
+    thread: 'main',
+    recovery,
+    read: remote(READS, 'read', call),
+    write: remote(WRITES, 'write', call),
+    async close() {
+      if (guard.closed) return;
+      guard.closed = true;
+      db.close();
+    },
+  };
+}
+
+/**
+ * Opens an account's cache: checks the file (a damaged one is moved aside and the cache starts
+ * empty, see `recovery`), refuses one written by a newer Earmark (CacheTooNewError), migrates
+ * it, and answers typed, async reads and writes.
+ */
+export async function openCache(options: CacheOptions): Promise<Cache> {
+  return (options.thread ?? 'worker') === 'worker' ? openInWorkers(options) : openInline(options);
+}

@@ -1,0 +1,177 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
+import { MIGRATIONS } from './migrations';
+import type { Db } from './sql';
+
+/** "ERMK": marks a SQLite file as an Earmark cache. */
+export const CACHE_APPLICATION_ID = 0x45524d4b;
+
+/** A damaged cache moved aside at open, and the user-made data saved from it. */
+export interface CacheRecovery {
+  /** What was wrong: quick_check's first complaint, or why the file could not be read. */
+  reason: string;
+  /** Where the damaged file now is (kept for diagnostics until the next recovery). */
+  movedTo: string;
+  /** Created ranges read back from the damaged file (they exist nowhere else). */
+  salvagedCreatedRanges: number;
+}
+
+export interface OpenedCacheDatabase {
+  db: Db;
+  file: string;
+  /** Null when the file opened clean (or did not exist). */
+  recovery: CacheRecovery | null;
+}
+
+export interface CacheDatabaseOptions {
+  /** better-sqlite3's addon for this runtime when not the default (Electron's ABI build). */
+  nativeBinding?: string;
+  /** Tests stop at an older version to test the next migration. */
+  migrations?: readonly Migration[];
+  targetVersion?: number;
+}
+
+interface SalvagedRange {
+  conversation_id: string;
+  device_id: string;
+  start_ms: number;
+  end_ms: number;
+  created_at: string;
+}
+
+const CORRUPT_SUFFIX = '.corrupt-';
+const SIDE_FILES = ['', '-wal', '-shm'] as const;
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Why the file at `file` is not a healthy cache, or undefined when it is. Reads it as it is: a
+ * WAL left by a killed process is replayed by SQLite (that is recovery, not damage).
+ */
+function damageOf(file: string, options: CacheDatabaseOptions): string | undefined {
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { fileMustExist: true, nativeBinding: options.nativeBinding });
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    if (appId !== 0 && appId !== CACHE_APPLICATION_ID)
+      return `not an Earmark cache (application_id ${appId})`;
+    const problems = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
+    const first = problems[0]?.quick_check ?? 'no answer';
+    return first === 'ok' ? undefined : `quick_check: ${first}`;
+  } catch (error) {
+    return `unreadable: ${message(error)}`;
+  } finally {
+    db?.close();
+  }
+}
+
+/** Created ranges still readable in a damaged file; none when that part is damaged too. */
+function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): SalvagedRange[] {
+  let db: Db | undefined;
+  try {
+    db = new Database(file, {
+      readonly: true,
+      fileMustExist: true,
+      nativeBinding: options.nativeBinding,
+    });
+    return db.prepare('SELECT * FROM created_ranges').all() as SalvagedRange[];
+  } catch {
+    return [];
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // A damaged file may refuse even to close cleanly; it is moved aside next.
+    }
+  }
+}
+
+/** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
+function moveAside(file: string, nowMs: number): string {
+  const dir = dirname(file);
+  const prefix = `${basename(file)}${CORRUPT_SUFFIX}`;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(prefix)) rmSync(join(dir, name), { force: true });
+  }
+  const target = `${file}${CORRUPT_SUFFIX}${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`;
+  for (const side of SIDE_FILES) {
+    if (existsSync(file + side)) renameSync(file + side, target + side);
+  }
+  return target;
+}
+
+function configure(db: Db): void {
+  db.pragma('journal_mode = WAL');
+  // WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last
+  // transactions but never corrupts. Right for a cache.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
+}
+
+/**
+ * Opens (creating if need be) the cache at `file` for writing: checks it (quick_check), moves a
+ * damaged one aside and starts empty, refuses one written by a newer app (CacheTooNewError), and
+ * migrates it to the newest schema. Synchronous: call it in the cache's own thread.
+ */
+export function openCacheDatabase(
+  file: string,
+  options: CacheDatabaseOptions = {},
+  nowMs = Date.now(),
+): OpenedCacheDatabase {
+  mkdirSync(dirname(file), { recursive: true });
+  let recovery: CacheRecovery | null = null;
+  let salvaged: SalvagedRange[] = [];
+  if (existsSync(file)) {
+    const damage = damageOf(file, options);
+    if (damage !== undefined) {
+      salvaged = salvageCreatedRanges(file, options);
+      recovery = {
+        reason: damage,
+        movedTo: moveAside(file, nowMs),
+        salvagedCreatedRanges: salvaged.length,
+      };
+    }
+  }
+  const migrations = options.migrations ?? MIGRATIONS;
+  const db = new Database(file, { nativeBinding: options.nativeBinding });
+  try {
+    // Refuse a newer cache before touching it (not even a pragma that writes).
+    const latest = migrations.at(-1)?.version ?? 0;
+    const version = schemaVersion(db);
+    if (version > latest) throw new CacheTooNewError(file, version, latest);
+    configure(db);
+    migrate(db, file, migrations, options.targetVersion);
+    if (salvaged.length > 0) {
+      const insert = db.prepare(
+        `INSERT OR IGNORE INTO created_ranges (conversation_id, device_id, start_ms, end_ms, created_at)
+         VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`,
+      );
+      db.transaction(() => salvaged.forEach((range) => insert.run(range)))();
+    }
+    return { db, file, recovery };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** A read-only connection to a cache the writer has already opened and migrated. */
+export function openCacheReader(file: string, options: CacheDatabaseOptions = {}): Db {
+  const db = new Database(file, {
+    readonly: true,
+    fileMustExist: true,
+    nativeBinding: options.nativeBinding,
+  });
+  db.pragma('busy_timeout = 5000');
+  const latest = (options.migrations ?? MIGRATIONS).at(-1)?.version ?? 0;
+  if (schemaVersion(db) !== latest) {
+    db.close();
+    throw new Error(`The cache ${file} is not at schema ${latest}: open the writer first.`);
+  }
+  return db;
+}

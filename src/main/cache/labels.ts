@@ -1,0 +1,391 @@
+import { createHash } from 'node:crypto';
+import {
+  TRANSCRIPT_NOTE_TYPES,
+  type Label,
+  type LabelListQuery,
+  type Note,
+  type RecordType,
+} from '../../shared/api';
+import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
+import { all, get, run, type Db } from './sql';
+import { saveSyncState, type SyncStateWrite } from './sync-state';
+
+interface LabelRow {
+  id: string;
+  type: RecordType;
+  from_ms: number;
+  to_ms: number;
+  patient_id: string | null;
+  patient_name: string | null;
+  friendly_name: string;
+  device_serial: string;
+  notes_fetched_at: number | null;
+}
+
+interface NoteRow {
+  label_id: string;
+  type: string;
+  content: string;
+  created_at: string;
+  time: string;
+}
+
+/** Which labels of a listing need their notes fetched (labels.get). */
+export interface LabelPageResult {
+  /** New, changed, or in the re-scan window and not settled; newest first. */
+  needNotes: string[];
+  /** Labels the cache did not hold. */
+  added: number;
+}
+
+/**
+ * The re-scan window's extra rule: a label's notes are fetched again while they may still change
+ * (its current transcript is missing or still being generated, or they were last fetched less
+ * than `settleMs` after the recording ended), at most once per `refetchBefore`.
+ */
+export interface NotesRecheck {
+  settleMs: number;
+  /** Notes fetched after this time are fresh enough for this run. */
+  refetchBefore: number;
+}
+
+export interface LabelPageInput {
+  /** Rows of a listing. Rows that carry their notes are stored whole and need no fetch. */
+  rows: readonly Label[];
+  seenAt: number;
+  recheck?: NotesRecheck;
+  /** Saved in the same transaction: a crash never separates a page from its cursor. */
+  state?: SyncStateWrite;
+}
+
+export interface LabelSweep {
+  /** Labels starting in [fromMs, toMs) … */
+  fromMs?: number;
+  toMs?: number;
+  /** … that no listing or fetch has shown since this time are gone from the service. */
+  seenBefore: number;
+}
+
+/** A page of cached labels and the number matching the query (as X-Total-Count). */
+export interface CachedLabelPage {
+  items: Label[];
+  total: number;
+}
+
+export interface HubRecordQuery {
+  startMs: number;
+  endMs: number;
+  deviceSerial?: string;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const LABEL_COLUMNS = `id, type, from_ms, to_ms, patient_id, patient_name, friendly_name,
+  device_serial, notes_fetched_at`;
+
+function toLabel(row: LabelRow, notes: Note[] | null): Label {
+  return {
+    id: row.id,
+    type: row.type,
+    fromTime: iso(row.from_ms),
+    toTime: iso(row.to_ms),
+    patient: row.patient_id !== null ? { id: row.patient_id, name: row.patient_name ?? '' } : null,
+    ownedPatientNotes: notes,
+    friendlyName: row.friendly_name,
+    deviceSerial: row.device_serial,
+  };
+}
+
+const toNote = (row: NoteRow): Note => ({
+  type: row.type,
+  content: row.content,
+  createdAt: row.created_at,
+  time: row.time,
+});
+
+/** A label's row as JSON for the set-based statements below. */
+const rowJson = (label: Label) => ({
+  id: label.id,
+  type: label.type,
+  fromMs: Date.parse(label.fromTime),
+  toMs: Date.parse(label.toTime),
+  patientId: label.patient?.id ?? null,
+  patientName: label.patient?.name ?? null,
+  friendlyName: label.friendlyName,
+  deviceSerial: label.deviceSerial,
+});
+
+const ROW_COLUMNS = [
+  'type',
+  'from_ms',
+  'to_ms',
+  'patient_id',
+  'patient_name',
+  'friendly_name',
+  'device_serial',
+] as const;
+const ROW_FIELDS = `value->>'id', value->>'type', value->>'fromMs', value->>'toMs',
+  value->>'patientId', value->>'patientName', value->>'friendlyName', value->>'deviceSerial'`;
+const ROW_CHANGED = `(${ROW_COLUMNS.map((c) => `labels.${c}`).join(', ')})
+  IS NOT (${ROW_COLUMNS.map((c) => `excluded.${c}`).join(', ')})`;
+const ROW_UPDATE = ROW_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ');
+
+/*
+ * Writes are set-based: one INSERT … SELECT FROM json_each(?) per batch rather than a statement
+ * per row. Every statement that fires an FTS trigger opens a savepoint on the FTS5 table, which
+ * makes row-by-row writes several times slower.
+ */
+
+/** Listing rows: new or changed rows (and unsettled ones when rechecked) need their notes. */
+const UPSERT_LIST_ROWS = `
+  INSERT INTO labels (id, ${ROW_COLUMNS.join(', ')}, seen_at)
+  SELECT ${ROW_FIELDS}, @seenAt FROM json_each(@rows) WHERE true
+  ON CONFLICT (id) DO UPDATE SET
+    notes_stale = CASE
+      WHEN ${ROW_CHANGED} THEN 1
+      WHEN @recheck = 1
+        AND (labels.transcript_pending = 1 OR labels.notes_fetched_at IS NULL
+             OR labels.notes_fetched_at < labels.to_ms + @settleMs)
+        AND (labels.notes_fetched_at IS NULL OR labels.notes_fetched_at <= @refetchBefore)
+        THEN 1
+      ELSE labels.notes_stale END,
+    ${ROW_UPDATE},
+    seen_at = max(labels.seen_at, excluded.seen_at)
+  RETURNING id, from_ms, notes_stale`;
+
+/** Labels with their notes, as fetched: their notes are now fresh. */
+const UPSERT_DETAIL_ROWS = `
+  INSERT INTO labels (id, ${ROW_COLUMNS.join(', ')}, seen_at, notes_stale, notes_fetched_at,
+                      transcript_pending)
+  SELECT ${ROW_FIELDS}, @fetchedAt, 0, @fetchedAt, value->>'pending'
+    FROM json_each(@rows) WHERE true
+  ON CONFLICT (id) DO UPDATE SET
+    ${ROW_UPDATE},
+    seen_at = max(labels.seen_at, excluded.seen_at),
+    notes_stale = 0,
+    notes_fetched_at = excluded.notes_fetched_at,
+    transcript_pending = excluded.transcript_pending`;
+
+/** Versions the service no longer lists (append-only in the seed, but a cache follows). */
+const DELETE_OLD_NOTES = `
+  DELETE FROM notes
+   WHERE label_id IN (SELECT value FROM json_each(@ids))
+     AND (label_id, version_key) NOT IN
+         (SELECT value->>0, value->>1 FROM json_each(@keys))`;
+
+const UPSERT_NOTES = `
+  INSERT INTO notes (label_id, version_key, type, content, created_at, time, position, is_current)
+  SELECT value->>'labelId', value->>'key', value->>'type', value->>'content',
+         value->>'createdAt', value->>'time', value->>'position', value->>'current'
+    FROM json_each(@notes) WHERE true
+  ON CONFLICT (label_id, version_key) DO UPDATE SET
+    position = excluded.position, is_current = excluded.is_current
+  WHERE notes.position IS NOT excluded.position OR notes.is_current IS NOT excluded.is_current`;
+
+const versionKey = (note: Note): string =>
+  createHash('sha1')
+    .update(`${note.type}\0${note.createdAt}\0${note.time}\0${note.content}`)
+    .digest('base64url');
+
+/** The notes that are current: the transcript (both transcript types together) and one per other type. */
+function currentSet(notes: readonly Note[]): Set<Note> {
+  const current = new Set<Note>();
+  const transcript = currentTranscript(notes);
+  if (transcript) current.add(transcript);
+  const transcriptTypes: readonly string[] = TRANSCRIPT_NOTE_TYPES;
+  for (const type of new Set(notes.map((n) => n.type))) {
+    if (transcriptTypes.includes(type)) continue;
+    const note = currentNote(notes, type);
+    if (note) current.add(note);
+  }
+  return current;
+}
+
+/** Stores labels with all their note versions; call inside a transaction. */
+function storeDetails(db: Db, labels: readonly Label[], fetchedAt: number): void {
+  if (labels.length === 0) return;
+  const rows: object[] = [];
+  const notes: object[] = [];
+  const keys: [string, string][] = [];
+  for (const label of labels) {
+    const versions = label.ownedPatientNotes ?? [];
+    const transcript = currentTranscript(versions);
+    const pending = transcript === undefined || isProcessingContent(transcript.content);
+    rows.push({ ...rowJson(label), pending: pending ? 1 : 0 });
+    const current = currentSet(versions);
+    versions.forEach((note, position) => {
+      const key = versionKey(note);
+      keys.push([label.id, key]);
+      notes.push({
+        labelId: label.id,
+        key,
+        type: note.type,
+        content: note.content,
+        createdAt: note.createdAt,
+        time: note.time,
+        position,
+        current: current.has(note) ? 1 : 0,
+      });
+    });
+  }
+  const notesJson = JSON.stringify(notes);
+  run(db, UPSERT_DETAIL_ROWS, { rows: JSON.stringify(rows), fetchedAt });
+  run(db, DELETE_OLD_NOTES, {
+    ids: JSON.stringify(labels.map((l) => l.id)),
+    keys: JSON.stringify(keys),
+  });
+  run(db, UPSERT_NOTES, { notes: notesJson });
+}
+
+const labelCount = (db: Db) => get<{ n: number }>(db, 'SELECT count(*) AS n FROM labels')!.n;
+
+export const labelWrites = {
+  /** Stores a page of a listing; answers which labels need their notes fetched. */
+  storeLabelPage(db: Db, page: LabelPageInput): LabelPageResult {
+    return db.transaction(() => {
+      const before = labelCount(db);
+      const whole = page.rows.filter((label) => label.ownedPatientNotes !== null);
+      const bare = page.rows.filter((label) => label.ownedPatientNotes === null);
+      storeDetails(db, whole, page.seenAt);
+      const recheck = page.recheck;
+      const returned =
+        bare.length === 0
+          ? []
+          : all<{ id: string; from_ms: number; notes_stale: number }>(db, UPSERT_LIST_ROWS, {
+              rows: JSON.stringify(bare.map(rowJson)),
+              seenAt: page.seenAt,
+              recheck: recheck ? 1 : 0,
+              settleMs: recheck?.settleMs ?? 0,
+              refetchBefore: recheck?.refetchBefore ?? 0,
+            });
+      const needNotes = returned
+        .filter((row) => row.notes_stale === 1)
+        .sort((a, b) => b.from_ms - a.from_ms || (a.id < b.id ? 1 : -1))
+        .map((row) => row.id);
+      if (page.state) saveSyncState(db, page.state);
+      return { needNotes, added: labelCount(db) - before };
+    })();
+  },
+
+  /** Stores labels with their notes (from labels.get), every version, and marks the current ones. */
+  storeLabels(db: Db, labels: readonly Label[], fetchedAt: number): void {
+    db.transaction(() => storeDetails(db, labels, fetchedAt))();
+  },
+
+  /** Deletes labels (and, through the foreign key, their notes and index entries). */
+  deleteLabels(db: Db, ids: readonly string[]): number {
+    return run(db, 'DELETE FROM labels WHERE id IN (SELECT value FROM json_each(?))', [
+      JSON.stringify(ids),
+    ]);
+  },
+
+  /** Deletes the labels of a time span that a complete walk over it did not see. */
+  sweepLabels(db: Db, sweep: LabelSweep, state?: SyncStateWrite): number {
+    return db.transaction(() => {
+      const deleted = run(
+        db,
+        `DELETE FROM labels WHERE seen_at < @seenBefore
+           AND from_ms >= @fromMs AND from_ms < @toMs`,
+        {
+          seenBefore: sweep.seenBefore,
+          fromMs: sweep.fromMs ?? Number.MIN_SAFE_INTEGER,
+          toMs: sweep.toMs ?? Number.MAX_SAFE_INTEGER,
+        },
+      );
+      if (state) saveSyncState(db, state);
+      return deleted;
+    })();
+  },
+};
+
+const SORT_ORDER = {
+  FromTime: (direction: string) => `from_ms ${direction}`,
+  Type: (direction: string) => `type ${direction}`,
+  Patient: (direction: string) => `patient_name IS NULL, patient_name COLLATE NOCASE ${direction}`,
+} as const;
+
+const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function notesOf(db: Db, labelId: string): Note[] {
+  return all<NoteRow>(
+    db,
+    'SELECT label_id, type, content, created_at, time FROM notes WHERE label_id = ? ORDER BY position, seq',
+    labelId,
+  ).map(toNote);
+}
+
+const withNotes = (db: Db, row: LabelRow): Label =>
+  toLabel(row, row.notes_fetched_at === null ? null : notesOf(db, row.id));
+
+export const labelReads = {
+  /** The label with every note version, in the service's order; notes null until fetched. */
+  label(db: Db, id: string): Label | null {
+    const row = get<LabelRow>(db, `SELECT ${LABEL_COLUMNS} FROM labels WHERE id = ?`, id);
+    return row ? withNotes(db, row) : null;
+  },
+
+  /**
+   * Cached labels as the service lists them (the same filters, sorting and tie-breaks; rows
+   * without notes). `userId` is not cached (list rows do not carry it) and is ignored.
+   */
+  labels(db: Db, query: LabelListQuery = {}): CachedLabelPage {
+    // [applies, condition, its parameter]: the service's filters, on the cached columns.
+    const filters: [boolean, string, Record<string, unknown>][] = [
+      [
+        (query.types?.length ?? 0) > 0,
+        'type IN (SELECT value FROM json_each(@types))',
+        { types: JSON.stringify(query.types ?? []) },
+      ],
+      [
+        query.fromTime !== undefined,
+        'from_ms >= @fromMs',
+        { fromMs: Date.parse(query.fromTime ?? '') },
+      ],
+      [query.toTime !== undefined, 'from_ms < @toMs', { toMs: Date.parse(query.toTime ?? '') }],
+      [
+        Boolean(query.patientSearch),
+        "patient_name LIKE @patientSearch ESCAPE '\\'",
+        { patientSearch: likeLiteral(query.patientSearch ?? '') },
+      ],
+    ];
+    const applied = filters.filter(([applies]) => applies);
+    const where = applied.map(([, condition]) => condition);
+    const params = Object.assign({}, ...applied.map(([, , param]) => param)) as Record<
+      string,
+      unknown
+    >;
+    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const direction = query.isSortingDescending === false ? 'ASC' : 'DESC';
+    const order = `ORDER BY ${SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction)},
+      from_ms ${direction}, id ${direction}`;
+    const total = get<{ n: number }>(db, `SELECT count(*) AS n FROM labels ${filter}`, params)!.n;
+    const rows = all<LabelRow>(
+      db,
+      `SELECT ${LABEL_COLUMNS} FROM labels ${filter} ${order} LIMIT @limit OFFSET @offset`,
+      { ...params, limit: query.limit ?? 50, offset: query.offset ?? 0 },
+    );
+    return { items: rows.map((row) => toLabel(row, null)), total };
+  },
+
+  /** Labels whose notes must be fetched, newest first (the sync's persisted queue). */
+  labelsNeedingNotes(db: Db, limit: number): string[] {
+    return all<{ id: string }>(
+      db,
+      'SELECT id FROM labels WHERE notes_stale = 1 ORDER BY from_ms DESC LIMIT ?',
+      limit,
+    ).map((row) => row.id);
+  },
+
+  /** The hub record a conversation became: a HubMic or HubBatch label of exactly its range. */
+  hubRecordFor(db: Db, query: HubRecordQuery): Label | null {
+    const row = get<LabelRow>(
+      db,
+      `SELECT ${LABEL_COLUMNS} FROM labels
+        WHERE from_ms = @startMs AND to_ms = @endMs AND type IN ('HubMic', 'HubBatch')
+          AND (@deviceSerial IS NULL OR device_serial = @deviceSerial)
+        ORDER BY id LIMIT 1`,
+      { startMs: query.startMs, endMs: query.endMs, deviceSerial: query.deviceSerial ?? null },
+    );
+    return row ? withNotes(db, row) : null;
+  },
+};

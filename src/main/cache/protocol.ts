@@ -1,0 +1,41 @@
+import type { CacheRecovery } from './database';
+
+/** What the cache's thread is started with (workerData). */
+export interface WorkerInit {
+  file: string;
+  /** The writer opens, checks and migrates the file; a reader opens it read-only afterwards. */
+  role: 'writer' | 'reader';
+  nativeBinding?: string;
+}
+
+export type WorkerRequest =
+  | { id: number; op: 'call'; side: 'read' | 'write'; name: string; args: unknown[] }
+  | { id: number; op: 'close' };
+
+/** An error as it crosses the thread boundary (name, message, SQLite code). */
+export interface WorkerError {
+  name: string;
+  message: string;
+  code?: string;
+  /** CacheTooNewError's fields. */
+  fileVersion?: number;
+  appVersion?: number;
+}
+
+export type WorkerMessage =
+  | { type: 'ready'; recovery: CacheRecovery | null }
+  | { type: 'failed'; error: WorkerError }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: WorkerError };
+
+export function toWorkerError(error: unknown): WorkerError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const extra = error as Error & { code?: unknown; fileVersion?: unknown; appVersion?: unknown };
+  return {
+    name: error.name,
+    message: error.message,
+    ...(typeof extra.code === 'string' ? { code: extra.code } : {}),
+    ...(typeof extra.fileVersion === 'number' ? { fileVersion: extra.fileVersion } : {}),
+    ...(typeof extra.appVersion === 'number' ? { appVersion: extra.appVersion } : {}),
+  };
+}

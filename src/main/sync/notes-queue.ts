@@ -1,0 +1,127 @@
+import type { Label } from '../../shared/api';
+
+export interface NotesQueueOptions {
+  concurrency: number;
+  /** Fetched labels written per transaction. */
+  batch: number;
+  /**
+   * The label with its notes; null when the service no longer has it; 'failed' when this label
+   * alone could not be fetched (it stays marked for the next run).
+   */
+  fetch: (id: string) => Promise<Label | null | 'failed'>;
+  store: (labels: Label[]) => Promise<void>;
+  remove: (ids: string[]) => Promise<number>;
+  /** The first failure stops the queue (what is left stays marked in the cache). */
+  onError: (error: unknown) => void;
+  /** After each batch is written. */
+  onWritten: () => void;
+}
+
+/**
+ * Fetches labels' notes with bounded concurrency and writes them in batches, one transaction at
+ * a time. The cache marks which labels need notes (`notes_stale`), so what a stopped or killed
+ * run did not fetch is fetched by the next one.
+ */
+export class NotesQueue {
+  private readonly queue: string[] = [];
+  private readonly known = new Set<string>();
+  private active = 0;
+  private stopped = false;
+  private fetchedLabels: Label[] = [];
+  private goneIds: string[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private idle: (() => void)[] = [];
+  fetched = 0;
+  failed = 0;
+  deleted = 0;
+
+  constructor(private readonly options: NotesQueueOptions) {}
+
+  /** Labels fetched or under way, not yet written, plus those waiting. */
+  get queued(): number {
+    return this.queue.length + this.active;
+  }
+
+  add(ids: readonly string[]): void {
+    if (this.stopped) return;
+    for (const id of ids) {
+      if (this.known.has(id)) continue;
+      this.known.add(id);
+      this.queue.push(id);
+    }
+    this.pump();
+  }
+
+  /** Stops fetching; what was fetched is still written. */
+  stop(): void {
+    this.stopped = true;
+    this.queue.length = 0;
+  }
+
+  /** Resolves when nothing is waiting or under way and every fetched label is written. */
+  async drain(): Promise<void> {
+    if (this.active > 0 || this.queue.length > 0) {
+      await new Promise<void>((resolve) => this.idle.push(resolve));
+    }
+    await this.flush();
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.active < this.options.concurrency && this.queue.length > 0) {
+      const id = this.queue.shift()!;
+      this.active++;
+      void this.work(id);
+    }
+  }
+
+  private async work(id: string): Promise<void> {
+    try {
+      const label = await this.options.fetch(id);
+      if (label === 'failed') {
+        this.failed++;
+        this.known.delete(id);
+        return;
+      }
+      this.fetched++;
+      if (label) this.fetchedLabels.push(label);
+      else this.goneIds.push(id);
+      if (this.fetchedLabels.length + this.goneIds.length >= this.options.batch) await this.flush();
+    } catch (error) {
+      this.known.delete(id);
+      this.options.onError(error);
+      this.stop();
+    } finally {
+      this.active--;
+      this.pump();
+      if (this.active === 0 && this.queue.length === 0) {
+        const waiting = this.idle;
+        this.idle = [];
+        waiting.forEach((resolve) => resolve());
+      }
+    }
+  }
+
+  /** Writes what was fetched (after the writes before it). */
+  flush(): Promise<void> {
+    const labels = this.fetchedLabels;
+    const gone = this.goneIds;
+    this.fetchedLabels = [];
+    this.goneIds = [];
+    if (labels.length === 0 && gone.length === 0) return this.writing;
+    this.writing = this.writing.then(async () => {
+      try {
+        if (labels.length > 0) await this.options.store(labels);
+        if (gone.length > 0) this.deleted += await this.options.remove(gone);
+        this.options.onWritten();
+      } catch (error) {
+        this.options.onError(error);
+        this.stop();
+      } finally {
+        // Known until written: a listing that still sees them marked must not queue them again.
+        for (const label of labels) this.known.delete(label.id);
+        for (const id of gone) this.known.delete(id);
+      }
+    });
+    return this.writing;
+  }
+}

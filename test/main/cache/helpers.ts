@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import type { Label, Note, RecordType } from '../../../src/shared/api';
+
+/** A temporary folder per test file, removed after all its tests. */
+export function useTempDir(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), `earmark-${prefix}-`));
+    dirs.push(dir);
+    return dir;
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+export const T0 = Date.UTC(2026, 9, 1, 8, 0, 0);
+export const MINUTE = 60_000;
+
+export function note(content: string, atMs: number, type = 'Transcript'): Note {
+  return { type, content, createdAt: iso(atMs), time: iso(atMs) };
+}
+
+/** A label as the service lists or details it; notes null for a list row. */
+export function label(
+  index: number,
+  options: {
+    type?: RecordType;
+    patient?: string | null;
+    notes?: Note[] | null;
+    fromMs?: number;
+    minutes?: number;
+  } = {},
+): Label {
+  const fromMs = options.fromMs ?? T0 + index * MINUTE * 15;
+  const patient = options.patient === undefined ? `Patient ${index}` : options.patient;
+  return {
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    type: options.type ?? 'ClinicConversation',
+    fromTime: iso(fromMs),
+    toTime: iso(fromMs + (options.minutes ?? 10) * MINUTE),
+    patient: patient === null ? null : { id: `patient-${patient}`, name: patient },
+    ownedPatientNotes: options.notes ?? null,
+    friendlyName: 'Exam Room iPad',
+    deviceSerial: 'IPAD-1',
+  };
+}
+
+/** The full-text indexes of the cache (migration 002). */
+export const FTS_INDEXES = ['notes_fts', 'history_fts', 'patients_fts', 'conversations_fts'];
+
+/**
+ * FTS5's own check of every index, including that it matches its content table row for row
+ * (rank 1): throws "database disk image is malformed" when an index has drifted.
+ */
+export function checkIndexes(db: { prepare(sql: string): { run(): unknown } }): void {
+  for (const table of FTS_INDEXES)
+    db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
+}

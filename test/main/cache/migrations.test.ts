@@ -1,0 +1,201 @@
+import Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openCacheDatabase } from '../../../src/main/cache/database';
+import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/migrate';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
+import { runQuery } from '../../../src/main/cache/queries';
+import type { Db } from '../../../src/main/cache/sql';
+import { checkIndexes, label, note, T0, useTempDir } from './helpers';
+
+const tempDir = useTempDir('migrations');
+const MIGRATIONS_DIR = fileURLToPath(
+  new URL('../../../src/main/cache/migrations', import.meta.url),
+);
+
+/** A cache file brought to `version` exactly, as an older app would have left it. */
+function cacheAt(version: number): { db: Db; file: string } {
+  const file = join(tempDir(), 'cache.sqlite');
+  const { db } = openCacheDatabase(file, { targetVersion: version });
+  expect(schemaVersion(db)).toBe(version);
+  return { db, file };
+}
+
+const tables = (db: Db) =>
+  (
+    db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')").all() as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
+
+describe('the migration files', () => {
+  it('are numbered NNN-name.ts from 001 with no gap, each holding its own version', () => {
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((name) => name !== 'index.ts')
+      .sort();
+    expect(files.every((name) => /^\d{3}-[a-z0-9-]+\.ts$/.test(name))).toBe(true);
+    expect(files.map((name) => Number(name.slice(0, 3)))).toEqual(
+      MIGRATIONS.map((_, index) => index + 1),
+    );
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
+    expect(LATEST_SCHEMA_VERSION).toBe(files.length);
+  });
+
+  it('run each version in its own transaction: a failing one leaves the version before it', () => {
+    const file = join(tempDir(), 'cache.sqlite');
+    const { db } = openCacheDatabase(file, { targetVersion: 1 });
+    const broken: Migration = {
+      version: 2,
+      name: 'broken',
+      up(target) {
+        target.exec('CREATE TABLE half_done (x)');
+        throw new Error('boom');
+      },
+    };
+    expect(() => migrate(db, file, [MIGRATIONS[0]!, broken])).toThrow('boom');
+    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).not.toContain('half_done');
+    db.close();
+  });
+});
+
+describe('001 core tables', () => {
+  it('creates every table the cache mirrors, with its keys', () => {
+    const { db } = cacheAt(1);
+    expect(tables(db)).toEqual(
+      expect.arrayContaining([
+        'identity',
+        'devices',
+        'labels',
+        'notes',
+        'conversations',
+        'timeline_minutes',
+        'timeline_coverage',
+        'created_ranges',
+        'sync_state',
+      ]),
+    );
+    db.prepare(
+      "INSERT INTO labels (id, type, from_ms, to_ms, friendly_name, device_serial, seen_at) VALUES ('a', 'HubMic', 1, 2, '', '', 0)",
+    ).run();
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO labels (id, type, from_ms, to_ms, friendly_name, device_serial, seen_at) VALUES ('a', 'HubMic', 1, 2, '', '', 0)",
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
+    db.prepare(
+      "INSERT INTO notes (label_id, version_key, type, content, created_at, time, position) VALUES ('a', 'k', 'Transcript', 'x', '', '', 0)",
+    ).run();
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO notes (label_id, version_key, type, content, created_at, time, position) VALUES ('nobody', 'k', 'Transcript', 'x', '', '', 0)",
+        )
+        .run(),
+    ).toThrow(/FOREIGN KEY/);
+    // A label's notes go with it.
+    db.prepare("DELETE FROM labels WHERE id = 'a'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('opens in WAL mode with foreign keys on and the Earmark application id', () => {
+    const { db } = cacheAt(1);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('application_id', { simple: true })).toBe(0x45524d4b);
+    db.close();
+  });
+});
+
+describe('002 full-text search', () => {
+  it('indexes the rows a version 1 cache already holds, and keeps the index right after', () => {
+    const { db, file } = cacheAt(1);
+    db.prepare(
+      `INSERT INTO labels (id, type, from_ms, to_ms, patient_id, patient_name, friendly_name, device_serial, seen_at)
+       VALUES ('a', 'HubMic', 1, 2, 'p', 'Biscuit Jones', '', '', 0)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO notes (label_id, version_key, type, content, created_at, time, position, is_current)
+       VALUES ('a', 'k', 'Transcript', 'limping on the left hind leg', '', '', 0, 1)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO notes (label_id, version_key, type, content, created_at, time, position, is_current)
+       VALUES ('a', 'k0', 'Transcript', 'first pass [inaudible]', '', '', 0, 0)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk, seen_at)
+       VALUES ('c', 'd', 'UPLOADED', 2, 'READY', 1, '', 'Speaker 1: a cough since Monday', 0, 0, 0)`,
+    ).run();
+    migrate(db, file, MIGRATIONS, 2);
+    expect(schemaVersion(db)).toBe(2);
+    const search = (q: string) =>
+      (runQuery(db, 'read', 'search', [q]) as { hits: { kind: string }[] }).hits.map((h) => h.kind);
+    expect(search('limping')).toEqual(['note']);
+    expect(search('inaudible')).toEqual(['note']); // the replaced version, as history
+    expect(search('biscuit')).toEqual(['patient']);
+    expect(search('cough')).toEqual(['conversation']);
+    // Triggers from now on: an update replaces the old words, a delete removes them.
+    db.prepare("UPDATE notes SET content = 'eating well again' WHERE version_key = 'k'").run();
+    expect(search('limping')).toEqual([]);
+    expect(search('eating')).toEqual(['note']);
+    checkIndexes(db);
+    // A version that stops being current moves to the history index.
+    db.prepare("UPDATE notes SET is_current = 0 WHERE version_key = 'k'").run();
+    db.prepare("UPDATE notes SET is_current = 1 WHERE version_key = 'k0'").run();
+    expect(search('inaudible')).toEqual(['note']);
+    checkIndexes(db);
+    db.prepare("DELETE FROM labels WHERE id = 'a'").run();
+    expect(search('eating')).toEqual([]);
+    expect(search('inaudible')).toEqual([]);
+    expect(search('biscuit')).toEqual([]);
+    checkIndexes(db);
+    db.close();
+  });
+});
+
+describe('003 task boards', () => {
+  it('adds boards and tasks, keeps what version 2 held, and deletes a board with its tasks', () => {
+    const { db, file } = cacheAt(2);
+    runQuery(db, 'write', 'storeLabels', [[label(1, { notes: [note('kept words', T0)] })], T0]);
+    migrate(db, file, MIGRATIONS, 3);
+    expect(tables(db)).toEqual(expect.arrayContaining(['task_boards', 'tasks']));
+    expect((runQuery(db, 'read', 'search', ['kept']) as { hits: unknown[] }).hits).toHaveLength(1);
+    const board = {
+      id: 'b1',
+      name: 'Follow-ups',
+      statuses: [{ id: 'open', name: 'Open', category: 'open' as const }],
+      fields: [],
+      createdAt: new Date(T0).toISOString(),
+    };
+    runQuery(db, 'write', 'storeTaskBoards', [[board], T0]);
+    db.prepare(
+      `INSERT INTO tasks (id, board_id, title, group_key, status_id, fields, link_url, description,
+         assignee, due_date, completed_at, completed_at_iso, created_at, updated_at, fetched_at)
+       VALUES ('t1', 'b1', 'Call owner', '', 'open', '{}', '', '', '', '', '', NULL, '', '', 0)`,
+    ).run();
+    db.prepare("DELETE FROM task_boards WHERE id = 'b1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM tasks').get()).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe('a database from an older app', () => {
+  it('is brought to the newest version at open', () => {
+    const { db, file } = cacheAt(1);
+    db.close();
+    const reopened = openCacheDatabase(file);
+    expect(schemaVersion(reopened.db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(reopened.recovery).toBeNull();
+    reopened.db.close();
+    // A plain SQLite reading of the same file agrees.
+    const plain = new Database(file, { readonly: true });
+    expect(plain.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION);
+    plain.close();
+  });
+});

@@ -1,0 +1,188 @@
+import Database from 'better-sqlite3';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  cacheFileOf,
+  CacheTooNewError,
+  LATEST_SCHEMA_VERSION,
+  openCache,
+  type Cache,
+} from '../../../src/main/cache';
+import { label, note, T0, useTempDir } from './helpers';
+
+const tempDir = useTempDir('cache-open');
+const PAGE = 4096;
+
+/** A cache holding labels with notes and a created range, closed (checkpointed into the file). */
+async function filledCache(thread: 'worker' | 'main' = 'main'): Promise<string> {
+  const file = join(tempDir(), 'account.sqlite');
+  const cache = await openCache({ file, thread });
+  await cache.write.storeLabels(
+    Array.from({ length: 200 }, (_, i) =>
+      label(i, { notes: [note(`${'routine check words '.repeat(40)} ${i}`, T0)] }),
+    ),
+    T0,
+  );
+  await cache.write.addCreatedRange({
+    conversationId: 'conv-1',
+    deviceId: 'consult-room-1',
+    startMs: T0,
+    endMs: T0 + 600_000,
+    createdAt: new Date(T0).toISOString(),
+  });
+  await cache.close();
+  return file;
+}
+
+function overwrite(file: string, offset: number, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  writeSync(fd, bytes, 0, bytes.length, offset);
+  closeSync(fd);
+}
+
+async function check(cache: Cache): Promise<void> {
+  const stats = await cache.read.stats();
+  expect(stats.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+}
+
+describe('opening a cache', () => {
+  it('puts one file per account under <dataDir>/cache, whatever the account id holds', () => {
+    expect(cacheFileOf('/data', 'aB3_-x')).toBe(join('/data', 'cache', 'aB3_-x.sqlite'));
+    expect(cacheFileOf('/data', '../evil/x')).toBe(join('/data', 'cache', '___evil_x.sqlite'));
+  });
+
+  it('creates the file and answers the same from a worker thread as on the main thread', async () => {
+    const file = await filledCache('worker');
+    const inWorker = await openCache({ file });
+    const inline = await openCache({ file, thread: 'main' });
+    expect(inWorker.thread).toBe('worker');
+    expect(inWorker.recovery).toBeNull();
+    const query = { limit: 5, sortingProperty: 'Patient' as const };
+    expect(await inWorker.read.labels(query)).toEqual(await inline.read.labels(query));
+    expect(await inWorker.read.search('routine')).toEqual(await inline.read.search('routine'));
+    await inline.close();
+    await inWorker.close();
+  });
+
+  it('rejects queries after close, and a second close is harmless', async () => {
+    const cache = await openCache({ file: join(tempDir(), 'c.sqlite') });
+    await cache.close();
+    await cache.close();
+    await expect(cache.read.stats()).rejects.toThrow(/closed/);
+  });
+
+  it('reports a failing query as an error of that query, and goes on answering', async () => {
+    const cache = await openCache({ file: join(tempDir(), 'c.sqlite') });
+    await expect(
+      cache.write.addCreatedRange(
+        null as unknown as Parameters<typeof cache.write.addCreatedRange>[0],
+      ),
+    ).rejects.toThrow();
+    expect((await cache.read.stats()).labels).toBe(0);
+    await cache.close();
+  });
+});
+
+describe('a cache written by a newer Earmark', () => {
+  it('is refused with a message saying so, and left exactly as it was', async () => {
+    const file = await filledCache();
+    const db = new Database(file);
+    db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 4}`);
+    db.close();
+    const before = readFileSync(file);
+    for (const thread of ['worker', 'main'] as const) {
+      const error = await openCache({ file, thread }).then(
+        () => expect.fail('a newer cache must be refused'),
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(CacheTooNewError);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `newer version of Earmark.*schema ${LATEST_SCHEMA_VERSION + 4}.*up to ${LATEST_SCHEMA_VERSION}`,
+        ),
+      );
+    }
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
+
+describe('a damaged cache', () => {
+  it('with damaged pages: is moved aside, the cache starts empty, created ranges are saved', async () => {
+    const file = await filledCache();
+    const pages = Math.floor(statSync(file).size / PAGE);
+    // Scribble over three pages in the middle of the file (the header stays valid).
+    overwrite(file, Math.floor(pages / 2) * PAGE, Buffer.alloc(3 * PAGE, 0x5a));
+    const cache = await openCache({ file });
+    expect(cache.recovery).toMatchObject({
+      reason: expect.stringMatching(/malformed|quick_check/),
+      movedTo: expect.stringContaining(`${file}.corrupt-`),
+      salvagedCreatedRanges: 1,
+    });
+    expect(existsSync(cache.recovery!.movedTo)).toBe(true);
+    await check(cache);
+    expect(await cache.read.stats()).toMatchObject({ labels: 0, notes: 0, createdRanges: 1 });
+    expect(await cache.read.createdRange('conv-1')).toMatchObject({ deviceId: 'consult-room-1' });
+    await cache.write.storeLabels([label(1, { notes: [note('fresh start', T0)] })], T0);
+    expect((await cache.read.search('fresh')).hits).toHaveLength(1);
+    await cache.close();
+    // The rebuilt file opens clean next time.
+    const again = await openCache({ file });
+    expect(again.recovery).toBeNull();
+    await again.close();
+  });
+
+  it('with a destroyed header: is moved aside and rebuilt empty', async () => {
+    const file = await filledCache();
+    overwrite(file, 0, Buffer.alloc(100, 0x5a));
+    const cache = await openCache({ file });
+    expect(cache.recovery).toMatchObject({
+      reason: expect.stringMatching(/not a database/),
+      salvagedCreatedRanges: 0,
+    });
+    await check(cache);
+    expect((await cache.read.stats()).labels).toBe(0);
+    await cache.close();
+  });
+
+  it('that is not a SQLite file, or another program’s database: is moved aside', async () => {
+    const dir = tempDir();
+    const garbage = join(dir, 'garbage.sqlite');
+    writeFileSync(garbage, 'this is not a database, just some text that got here');
+    const foreign = join(dir, 'foreign.sqlite');
+    const other = new Database(foreign);
+    other.pragma('application_id = 1234');
+    other.exec('CREATE TABLE theirs (x)');
+    other.close();
+    for (const [file, reason] of [
+      [garbage, /not a database/],
+      [foreign, /application_id 1234/],
+    ] as const) {
+      const cache = await openCache({ file, thread: 'main' });
+      expect(cache.recovery?.reason).toMatch(reason);
+      await check(cache);
+      await cache.close();
+    }
+  });
+
+  it('keeps only the newest damaged copy beside the cache', async () => {
+    const file = await filledCache();
+    overwrite(file, 0, Buffer.alloc(100, 1));
+    const first = await openCache({ file, thread: 'main' });
+    await first.close();
+    overwrite(file, 0, Buffer.alloc(100, 2));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await openCache({ file, thread: 'main' });
+    await second.close();
+    expect(existsSync(first.recovery!.movedTo)).toBe(false);
+    expect(existsSync(second.recovery!.movedTo)).toBe(true);
+  });
+});
