@@ -42,7 +42,7 @@ describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo
   });
 
   it('shows the waveform from main’s peaks, plays, and seeks with the keyboard', async () => {
-    await page.evaluate((id) => (location.hash = `#record/${id}`), wavLabel);
+    await page.evaluate(`location.hash = "#record/${wavLabel}"`);
     const position = page.getByRole('slider', { name: 'Playback position' });
     await position.waitFor({ timeout: 30_000 });
     await expect(position.getAttribute('aria-valuemax')).resolves.not.toBe('0');
@@ -62,7 +62,7 @@ describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo
   }, 60_000);
 
   it('says plainly when a recording has no audio', async () => {
-    await page.evaluate((id) => (location.hash = `#record/${id}`), silentLabel);
+    await page.evaluate(`location.hash = "#record/${silentLabel}"`);
     await page.getByText('This recording has no audio.').waitFor({ timeout: 30_000 });
   });
 });
