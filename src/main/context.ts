@@ -1,4 +1,5 @@
-import type { ConnectionStatus, EventName, IpcEvents } from '../shared/ipc';
+import type { ConnectionStatus, EventName, IpcEvents, SyncStatus } from '../shared/ipc';
+import type { Cache, CacheReader } from './cache';
 import type { AccountService } from './accounts/accounts';
 import type { AudioCache } from './audio/audio-cache';
 import type { CoreOptions } from './core';
@@ -16,6 +17,17 @@ export interface CoreContext {
   connection(): ConnectionStatus;
   /** The active account's audio cache (one folder per account). */
   audioCache(): Promise<AudioCache>;
-  /** Runs a call on the active account's service, keeping the connection status current. */
-  withService<T>(call: (service: ServiceClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs a call on the active account's service, keeping the connection status current. With
+   * `offline`, an unreachable service is answered from the cache instead (when it holds an answer).
+   */
+  withService<T>(
+    call: (service: ServiceClient) => Promise<T>,
+    offline?: (cache: CacheReader) => Promise<T | null | undefined>,
+  ): Promise<T>;
+  /** The active account's cache (opened on first use). */
+  cache(): Promise<Cache>;
+  /** Starts a sync of the active account unless one runs; answers the status. */
+  sync(): SyncStatus;
+  syncStatus(): SyncStatus;
 }

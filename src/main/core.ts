@@ -3,12 +3,15 @@ import type { ConnectionStatus, EventName, IpcError, IpcEvents } from '../shared
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
 import { AudioCache } from './audio/audio-cache';
+import { cacheFileOf, openCache, type Cache, type CacheReader } from './cache';
+import { SYNC_INTERVAL_MS, SyncRunner } from './sync-runner';
 import type { MediaFile } from './audio/media';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
 import { DemoClinic } from './demo-clinic';
 import type { CoreContext } from './context';
 import { accountHandlers } from './handlers/accounts';
 import { audioHandlers } from './handlers/audio';
+import { cacheHandlers } from './handlers/cache';
 import { adminHandlers } from './handlers/admin';
 import { appHandlers } from './handlers/app';
 import { followUpHandlers } from './handlers/follow-ups';
@@ -102,17 +105,61 @@ export function createCore(options: CoreOptions): Core {
     return client.client;
   }
 
+  const caches = new Map<string, Promise<Cache>>();
+  /** The active account's cache, opened on first use and kept until the app quits. */
+  const cache = () => {
+    const { id } = accounts.active().account;
+    let opened = caches.get(id);
+    if (!opened) {
+      opened = openCache({
+        file: cacheFileOf(options.dataDir, id),
+        nativeBinding: options.sqliteBinding,
+      });
+      caches.set(id, opened);
+    }
+    return opened;
+  };
+
+  const syncRunner = new SyncRunner((status) => emit('sync.changed', status));
+  let syncedAccount: string | undefined;
+  /** Syncs the active account now, unless a run is under way; a switch of account stops the old run. */
+  const sync = () => {
+    const { account } = accounts.active();
+    if (syncedAccount !== account.id) {
+      syncedAccount = account.id;
+      void syncRunner.stop();
+    }
+    void (async () =>
+      syncRunner.start(await cache(), await activeClient(), account.organizationId))().catch(
+      (error: unknown) =>
+        log(`sync did not start: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    return syncRunner.current;
+  };
+  const syncTimer = setInterval(() => {
+    if (accounts.list().some((a) => a.active && a.hasKey)) sync();
+  }, SYNC_INTERVAL_MS);
+  syncTimer.unref();
+
   /** Runs a call on the active account's service and keeps the connection status current. */
-  async function withService<T>(call: (service: ServiceClient) => Promise<T>): Promise<T> {
+  async function withService<T>(
+    call: (service: ServiceClient) => Promise<T>,
+    offline?: (cache: CacheReader) => Promise<T | null | undefined>,
+  ): Promise<T> {
     const service = await activeClient();
     try {
       const result = await call(service);
       if (connection.state !== 'online') setConnection('online', null);
+      // The first answer from an account's service starts its background sync.
+      if (syncedAccount !== accounts.active().account.id) sync();
       return result;
     } catch (error) {
       const translated = translateServiceError(error);
-      if (translated && (translated.kind === 'offline' || translated.kind === 'timeout'))
+      if (translated && (translated.kind === 'offline' || translated.kind === 'timeout')) {
         setConnection('offline', translated);
+        const cached = offline && (await offline((await cache()).read));
+        if (cached !== undefined && cached !== null) return cached;
+      }
       throw error;
     }
   }
@@ -138,6 +185,9 @@ export function createCore(options: CoreOptions): Core {
     withService,
     connection: () => connection,
     audioCache,
+    cache,
+    sync,
+    syncStatus: () => syncRunner.current,
   };
   const rpc = createRpcRouter(
     {
@@ -145,6 +195,7 @@ export function createCore(options: CoreOptions): Core {
       ...accountHandlers(context),
       ...hubHandlers(context),
       ...audioHandlers(context),
+      ...cacheHandlers(context),
       ...followUpHandlers(context),
       ...adminHandlers(context),
     },
@@ -166,6 +217,9 @@ export function createCore(options: CoreOptions): Core {
       return () => set.delete(listener as (payload: never) => void);
     },
     async close() {
+      clearInterval(syncTimer);
+      await syncRunner.stop();
+      for (const opened of caches.values()) await (await opened).close();
       await client?.client.close();
       for (const cache of audioCaches.values()) await (await cache).close();
       await demo.stop();

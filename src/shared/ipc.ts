@@ -27,6 +27,7 @@ import {
   type Webhook,
   type WebhookTestResponse,
 } from './api';
+import type { SearchHit } from './search';
 
 /**
  * The renderer↔main contract: every channel with its input schema and output type, and the
@@ -118,6 +119,18 @@ export interface PreparedAudio {
   contentType: string;
   bytes: number;
   waveform: { peaks: [number[], number[]]; duration: number } | null;
+}
+
+/** The background sync of the active account's cache. */
+export interface SyncStatus {
+  state: 'idle' | 'running' | 'offline' | 'failed';
+  /** Work done and known so far in the current run (labels listed, notes fetched, …). */
+  done: number;
+  total: number;
+  /** When the last complete run finished, ISO 8601; null before the first. */
+  lastSyncAt: string | null;
+  /** Why the last run did not complete, in plain words. */
+  message: string | null;
 }
 
 /** The path prefix, under the renderer's origin, of the media main serves. */
@@ -425,6 +438,19 @@ export const IPC_CHANNELS = {
   'audio.prepare': channel<PreparedAudio>()(
     Type.Object({ labelId: Uuid }, { additionalProperties: false }),
   ),
+  /** Starts a sync of the active account now (if none is running) and answers its status. */
+  'sync.run': channel<SyncStatus>()(None),
+  'sync.status': channel<SyncStatus>()(None),
+  /** Full-text search over everything cached (works offline): ranked, with marked snippets. */
+  search: channel<SearchHit[]>()(
+    Type.Object(
+      {
+        query: Type.String({ maxLength: 200 }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      },
+      { additionalProperties: false },
+    ),
+  ),
   'labels.get': channel<Label>()(Type.Object({ labelId: Uuid }, { additionalProperties: false })),
   ...FOLLOW_UP_AND_ADMIN_CHANNELS,
 } as const;
@@ -450,12 +476,14 @@ export interface IpcEvents {
   'accounts.changed': AccountSummary[];
   'connection.changed': ConnectionStatus;
   'audio.progress': { labelId: string; bytesDone: number; bytesTotal: number | null };
+  'sync.changed': SyncStatus;
 }
 export type EventName = keyof IpcEvents;
 export const EVENT_NAMES: readonly EventName[] = [
   'accounts.changed',
   'connection.changed',
   'audio.progress',
+  'sync.changed',
 ];
 
 /** What the preload exposes as `window.earmark`, and the browser shell's bridge implements. */

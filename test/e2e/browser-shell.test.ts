@@ -30,9 +30,7 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
     const page = await browser.newPage();
     await page.goto(shell.url);
     expect(new URL(page.url()).searchParams.has('token')).toBe(false);
-    await expect(
-      page.getByRole('heading', { name: 'Welcome to Earmark' }).isVisible(),
-    ).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Welcome to Earmark' }).waitFor();
     await page.getByRole('button', { name: 'Open the demo clinic' }).click();
     const organization = page.getByRole('combobox', { name: 'Organization' });
     await organization.waitFor({ timeout: 45_000 });

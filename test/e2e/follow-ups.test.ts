@@ -83,7 +83,7 @@ describe.skipIf(problem !== undefined)(
       await form.getByRole('button', { name: 'Create board' }).click();
       // Open tasks by default: the open statuses are the columns, each with its count.
       await column('Not addressed').waitFor();
-      await expect(column('In progress').isVisible()).resolves.toBe(true);
+      await column('In progress').waitFor();
       await expect.poll(() => column('Completed').count(), WAIT).toBe(0);
       await page.getByText(/^This board has no tasks yet\./).waitFor();
       await page.getByRole('radio', { name: /^All/ }).check();

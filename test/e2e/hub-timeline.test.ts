@@ -83,7 +83,7 @@ describe.skipIf(problem !== undefined)(
       await page.mouse.move(atHour(9), box.y + box.height / 2);
       await page.mouse.down();
       await page.mouse.move(atHour(11), box.y + box.height / 2, { steps: 8 });
-      await expect(page.getByText('90 min max').isVisible()).resolves.toBe(true);
+      await page.getByText('90 min max').waitFor();
       await page.mouse.move(atHour(12.5), box.y + box.height / 2, { steps: 8 });
       await page.mouse.up();
       await expect(selectionSummary().textContent()).resolves.toMatch(

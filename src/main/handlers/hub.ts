@@ -1,5 +1,6 @@
 import { TIMELINE_MAX_WINDOW_MS } from '../../shared/api';
 import { fetchWindows } from '../../shared/timeline';
+import type { Cache } from '../cache';
 import type { CoreContext } from '../context';
 import { invalidInput } from '../errors';
 import type { RpcHandlers } from '../rpc';
@@ -29,22 +30,50 @@ export function hubHandlers({
   accounts,
   ranges,
   withService,
+  cache,
 }: CoreContext): Pick<RpcHandlers, HubChannels> {
   const accountId = () => accounts.active().account.id;
+  /** Keeps what the service answered for reading offline later; a cache failure never fails the call. */
+  const remember = (write: (writer: Cache['write']) => Promise<unknown>) =>
+    void cache()
+      .then((opened) => write(opened.write))
+      .catch(() => undefined);
   return {
     'devices.list': () =>
-      withService((service) =>
-        service.api.devices.list({ organizationId: accounts.active().account.organizationId }),
+      withService(
+        async (service) => {
+          const devices = await service.api.devices.list({
+            organizationId: accounts.active().account.organizationId,
+          });
+          remember((write) => write.storeDevices(devices, Date.now()));
+          return devices;
+        },
+        async (read) => {
+          const devices = await read.devices();
+          return devices.length > 0 ? devices : null;
+        },
       ),
     'hub.minutes': ({ deviceId, startMs, endMs }) => {
       checkRange(startMs, endMs, MAX_DAY_MS);
-      return withService(async (service) => {
-        const windows = fetchWindows({ startMs, endMs }, TIMELINE_MAX_WINDOW_MS);
-        const parts = await Promise.all(
-          windows.map((w) => service.api.conversations.timeline(deviceId, w)),
-        );
-        return { deviceId, startMs, endMs, minutes: parts.flatMap((part) => part.minutes) };
-      });
+      return withService(
+        async (service) => {
+          const windows = fetchWindows({ startMs, endMs }, TIMELINE_MAX_WINDOW_MS);
+          const parts = await Promise.all(
+            windows.map((w) => service.api.conversations.timeline(deviceId, w)),
+          );
+          const minutes = parts.flatMap((part) => part.minutes);
+          remember((write) =>
+            write.storeTimeline({ deviceId, startMs, endMs, minutes, fetchedAt: Date.now() }),
+          );
+          return { deviceId, startMs, endMs, minutes };
+        },
+        async (read) => {
+          const cached = await read.timeline(deviceId, startMs, endMs);
+          return cached.coveredMs > 0
+            ? { deviceId, startMs, endMs, minutes: cached.minutes }
+            : null;
+        },
+      );
     },
     'hub.preview': (range) => withService((service) => service.api.conversations.preview(range)),
     'hub.create': (range) =>
@@ -92,6 +121,14 @@ export function hubHandlers({
         );
         return match ? service.api.labels.get(match.id) : null;
       }),
-    'labels.get': ({ labelId }) => withService((service) => service.api.labels.get(labelId)),
+    'labels.get': ({ labelId }) =>
+      withService(
+        async (service) => {
+          const label = await service.api.labels.get(labelId);
+          remember((write) => write.storeLabels([label], Date.now()));
+          return label;
+        },
+        (read) => read.label(labelId),
+      ),
   };
 }
