@@ -3,11 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { verifySignature } from '../../src/service/webhooks/signature';
 import { startReceiver, type Receiver } from '../service/receiver';
 import { demoService, type DemoService } from './demo-service';
-import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
+import {
+  chromiumProblem,
+  launchChromium,
+  startShellProcess,
+  type ShellProcess,
+  invokeOverShell,
+} from './support';
 
 const problem = chromiumProblem();
 /** How long a poll waits for the page to catch up. */
@@ -26,22 +31,8 @@ describe.skipIf(problem !== undefined)(
     let receiver: Receiver;
     let secret = '';
 
-    async function invoke<T>(channel: string, input: unknown): Promise<T> {
-      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-      const origin = new URL(shell.url).origin;
-      const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc`, {
-        headers: { cookie, origin },
-      });
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-      const answer = new Promise<{ result: { ok: boolean; value?: unknown } }>((resolve) =>
-        ws.once('message', (data) => resolve(JSON.parse(String(data)))),
-      );
-      ws.send(JSON.stringify({ id: 1, channel, input }));
-      const { result } = await answer;
-      ws.close();
-      if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result)}`);
-      return result.value as T;
-    }
+    const invoke = <T>(channel: string, input: unknown) =>
+      invokeOverShell<T>(context, shell.url, channel, input);
 
     beforeAll(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-admin-'));

@@ -3,11 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Label, Task } from '../../src/shared/api';
 import type { BoardView, GroupFollowUps } from '../../src/shared/ipc';
 import { demoService, type DemoService } from './demo-service';
-import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
+import {
+  chromiumProblem,
+  launchChromium,
+  startShellProcess,
+  type ShellProcess,
+  invokeOverShell,
+} from './support';
 
 const problem = chromiumProblem();
 /** How long a poll waits for the page to catch up. */
@@ -24,23 +29,8 @@ describe.skipIf(problem !== undefined)(
     let demo: DemoService;
     let label: Label;
 
-    /** Calls the app's own IPC over the shell's WebSocket, as the renderer does. */
-    async function invoke<T>(channel: string, input: unknown): Promise<T> {
-      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-      const origin = new URL(shell.url).origin;
-      const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc`, {
-        headers: { cookie, origin },
-      });
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-      const answer = new Promise<{ result: { ok: boolean; value?: unknown } }>((resolve) =>
-        ws.once('message', (data) => resolve(JSON.parse(String(data)))),
-      );
-      ws.send(JSON.stringify({ id: 1, channel, input }));
-      const { result } = await answer;
-      ws.close();
-      if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result)}`);
-      return result.value as T;
-    }
+    const invoke = <T>(channel: string, input: unknown) =>
+      invokeOverShell<T>(context, shell.url, channel, input);
 
     const appUrl = (hash: string) => `${new URL(shell.url).origin}/#${hash}`;
     const column = (status: string) => page.getByRole('region', { name: status, exact: true });

@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
+import {
+  chromiumProblem,
+  launchChromium,
+  startShellProcess,
+  type ShellProcess,
+  invokeOverShell,
+} from './support';
 
 const problem = chromiumProblem();
 const MINUTE_MS = 60_000;
@@ -18,23 +23,8 @@ describe.skipIf(problem !== undefined)(
     let page: Page;
     let shell: ShellProcess;
 
-    /** Calls the app's own IPC over the shell's WebSocket, as the renderer does. */
-    async function invoke(channel: string, input: unknown): Promise<unknown> {
-      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-      const origin = new URL(shell.url).origin;
-      const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc`, {
-        headers: { cookie, origin },
-      });
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-      const answer = new Promise<{ result: { ok: boolean; value?: unknown } }>((resolve) =>
-        ws.once('message', (data) => resolve(JSON.parse(String(data)))),
-      );
-      ws.send(JSON.stringify({ id: 1, channel, input }));
-      const { result } = await answer;
-      ws.close();
-      if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result)}`);
-      return result.value;
-    }
+    const invoke = <T>(channel: string, input: unknown) =>
+      invokeOverShell<T>(context, shell.url, channel, input);
 
     const timeline = () => page.getByRole('slider', { name: /^Timeline of/ });
     const selectionSummary = () => page.getByRole('region', { name: 'Selection' });

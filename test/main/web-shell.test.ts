@@ -51,9 +51,16 @@ function connect(headers: Record<string, string>): Promise<WebSocket | number> {
   });
 }
 
-const call = (ws: WebSocket, message: unknown) =>
+/** Sends a request and resolves with the answer carrying its id (events on the socket are skipped). */
+const call = (ws: WebSocket, message: { id: number; channel: string; input: unknown }) =>
   new Promise<unknown>((resolve) => {
-    ws.once('message', (data) => resolve(JSON.parse(String(data))));
+    const onMessage = (data: WebSocket.RawData) => {
+      const answer = JSON.parse(String(data)) as { id?: number };
+      if (answer.id !== message.id) return;
+      ws.off('message', onMessage);
+      resolve(answer);
+    };
+    ws.on('message', onMessage);
     ws.send(JSON.stringify(message));
   });
 
