@@ -1,6 +1,10 @@
 import type { ConnectionStatus } from '../../../shared/ipc';
 import { earmark } from '../bridge';
 
+/** Why an action that needs the service is disabled. */
+export const OFFLINE_TIP =
+  'Offline: this needs the service. It comes back when the connection does.';
+
 /** The active account's connection, as main last saw it. */
 class ConnectionState {
   status = $state<ConnectionStatus>({ state: 'unknown', lastError: null, checkedAt: null });

@@ -5,8 +5,7 @@ import { machineTimeZone } from '../../../shared/timeline';
 /** Follow-ups in the interface's words, and the small rules of boards the screens share. */
 
 export const TIME_ZONE = machineTimeZone();
-export const OFFLINE_TIP =
-  'Offline: this needs the service. It comes back when the connection does.';
+export { OFFLINE_TIP } from './connection.svelte';
 
 export const FIELD_TYPE_WORDS: Record<FieldType, string> = {
   text: 'Text',
