@@ -4,7 +4,6 @@ import type { AccountService } from './accounts/accounts';
 import type { AudioCache } from './audio/audio-cache';
 import type { CoreOptions } from './core';
 import type { DemoClinic } from './demo-clinic';
-import type { CreatedRangeStore } from './hub/created-ranges';
 import type { ServiceClient } from './service-client';
 
 /** What every handler group of the core is given. */
@@ -12,7 +11,6 @@ export interface CoreContext {
   options: CoreOptions;
   accounts: AccountService;
   demo: DemoClinic;
-  ranges: CreatedRangeStore;
   emit<E extends EventName>(event: E, payload: IpcEvents[E]): void;
   connection(): ConnectionStatus;
   /** The active account's audio cache (one folder per account). */

@@ -16,7 +16,6 @@ import { adminHandlers } from './handlers/admin';
 import { appHandlers } from './handlers/app';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
-import { CreatedRangeStore } from './hub/created-ranges';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import { connectService, translateServiceError, type ServiceClient } from './service-client';
 
@@ -73,7 +72,6 @@ export function createCore(options: CoreOptions): Core {
       }
     },
   );
-  const ranges = new CreatedRangeStore(join(options.dataDir, 'created-ranges.json'));
   const demo = new DemoClinic({
     dataDir: join(options.dataDir, 'demo-service'),
     processingMs: options.demoProcessingMs,
@@ -180,7 +178,6 @@ export function createCore(options: CoreOptions): Core {
     options,
     accounts,
     demo,
-    ranges,
     emit,
     withService,
     connection: () => connection,

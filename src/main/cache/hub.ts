@@ -314,24 +314,6 @@ export const hubWrites = {
       range,
     );
   },
-
-  /** Takes over ranges kept elsewhere (created-ranges.json); ranges already here are kept. */
-  importCreatedRanges(db: Db, ranges: readonly CreatedRange[]): number {
-    return db.transaction(() =>
-      ranges.reduce(
-        (count, range) =>
-          count +
-          run(
-            db,
-            `INSERT OR IGNORE INTO created_ranges
-               (conversation_id, device_id, start_ms, end_ms, created_at)
-             VALUES (@conversationId, @deviceId, @startMs, @endMs, @createdAt)`,
-            range,
-          ),
-        0,
-      ),
-    )();
-  },
 };
 
 export const hubReads = {

@@ -28,11 +28,9 @@ function checkRange(startMs: number, endMs: number, maxMs: number): void {
 
 export function hubHandlers({
   accounts,
-  ranges,
   withService,
   cache,
 }: CoreContext): Pick<RpcHandlers, HubChannels> {
-  const accountId = () => accounts.active().account.id;
   /** Keeps what the service answered for reading offline later; a cache failure never fails the call. */
   const remember = (write: (writer: Cache['write']) => Promise<unknown>) =>
     void cache()
@@ -80,7 +78,10 @@ export function hubHandlers({
       withService(async (service) => {
         const result = await service.api.conversations.create(range);
         if (result.success && result.conversation) {
-          ranges.add(accountId(), {
+          // The seed's conversation carries no times: the account's cache remembers the range.
+          await (
+            await cache()
+          ).write.addCreatedRange({
             ...range,
             conversationId: result.conversation.conversationId,
             createdAt: new Date().toISOString(),
@@ -93,15 +94,15 @@ export function hubHandlers({
         await service.api.conversations.complete(deviceId, conversationId);
         return service.api.conversations.get(deviceId, conversationId);
       }),
-    'hub.createdRanges': ({ deviceId, startMs, endMs }) =>
-      ranges.within(accountId(), deviceId, startMs, endMs),
+    'hub.createdRanges': async ({ deviceId, startMs, endMs }) =>
+      (await cache()).read.createdRangesWithin(deviceId, startMs, endMs),
     'conversations.list': (query) =>
       withService((service) => service.api.conversations.list(query)),
     'conversations.get': ({ deviceId, conversationId }) =>
       withService((service) => service.api.conversations.get(deviceId, conversationId)),
     'conversations.record': ({ deviceId, conversationId }) =>
       withService(async (service) => {
-        const range = ranges.find(accountId(), conversationId);
+        const range = await (await cache()).read.createdRange(conversationId);
         if (!range) return null;
         const { account } = accounts.active();
         const device = (
