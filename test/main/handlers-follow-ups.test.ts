@@ -248,9 +248,12 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
     expect(edit.kind).toBe('offline');
     const status = await core.rpc.invoke('app.connection', {});
     expect(status).toMatchObject({ ok: true, value: { state: 'offline' } });
-    // The key never reaches the file main keeps.
+    // The comments (which the service cannot list) are kept outside the cache, without the key.
     const kept = readFileSync(join(dataDir, 'follow-ups.json'), 'utf8');
     expect(kept).not.toContain(svc.credentials.primary.apiKey);
+    const accounts = Object.values((JSON.parse(kept) as { accounts: object }).accounts);
+    expect(accounts.map((account) => Object.keys(account as object))).toEqual([['comments']]);
     expect(kept).toContain('Left a voicemail first.');
+    expect(kept).not.toContain(board.name);
   }, 30_000);
 });

@@ -1,5 +1,6 @@
 import type { Task, TaskBoard, TaskList, TaskListQuery } from '../../shared/api';
 import { all, get, run, upsert, type Db } from './sql';
+import { saveSyncState, syncStateReads } from './sync-state';
 
 interface BoardRow {
   id: string;
@@ -26,9 +27,22 @@ interface TaskRow {
   updated_at: string;
 }
 
-/** Whether a list is the service's whole answer (what it lacks is gone) or a part of it. */
-export interface StoreOptions {
-  complete: boolean;
+/** When a list was last read whole from the service: its copy here is complete as of then. */
+export interface ReadWhole {
+  fetchedAt: string;
+  /** The number of items the service reported (a board's tasks may exceed what was read). */
+  total: number;
+}
+
+/** sync_state streams: the board list's, and each board's tasks'. */
+const BOARDS_STREAM = 'task-boards';
+const BOARD_TASKS_PREFIX = 'board-tasks:';
+const boardTasksStream = (boardId: string) => `${BOARD_TASKS_PREFIX}${boardId}`;
+
+/** Tasks read whole for one board: what the cache lacks of that board is gone from it. */
+export interface WholeBoard {
+  boardId: string;
+  total: number;
 }
 
 const toBoard = (row: BoardRow): TaskBoard => ({
@@ -83,41 +97,62 @@ const UPSERT_TASK = upsert('tasks', 'id', {
   fetched_at: '@fetchedAt',
 });
 
+const readWholeOf = (db: Db, stream: string): ReadWhole | null => {
+  const state = syncStateReads.syncState(db, stream);
+  return state === null ? null : (state as ReadWhole);
+};
+
+const storeBoardRows = (db: Db, boards: readonly TaskBoard[], fetchedAt: number) => {
+  for (const board of boards) {
+    run(db, UPSERT_BOARD, {
+      id: board.id,
+      name: board.name,
+      statuses: JSON.stringify(board.statuses),
+      fields: JSON.stringify(board.fields),
+      createdAt: board.createdAt,
+      fetchedAt,
+    });
+  }
+};
+
 export const taskWrites = {
-  storeTaskBoards(
-    db: Db,
-    boards: readonly TaskBoard[],
-    fetchedAt: number,
-    options: StoreOptions = { complete: true },
-  ): void {
+  /** The organization's whole board list: boards it lacks are gone (with their tasks). */
+  storeBoardList(db: Db, boards: readonly TaskBoard[], fetchedAt: number): void {
     db.transaction(() => {
-      for (const board of boards) {
-        run(db, UPSERT_BOARD, {
-          id: board.id,
-          name: board.name,
-          statuses: JSON.stringify(board.statuses),
-          fields: JSON.stringify(board.fields),
-          createdAt: board.createdAt,
-          fetchedAt,
-        });
-      }
-      if (options.complete) {
-        run(db, 'DELETE FROM task_boards WHERE id NOT IN (SELECT value FROM json_each(?))', [
-          JSON.stringify(boards.map((b) => b.id)),
-        ]);
-      }
+      storeBoardRows(db, boards, fetchedAt);
+      const ids = JSON.stringify(boards.map((b) => b.id));
+      run(db, 'DELETE FROM task_boards WHERE id NOT IN (SELECT value FROM json_each(?))', ids);
+      run(
+        db,
+        `DELETE FROM sync_state WHERE stream LIKE '${BOARD_TASKS_PREFIX}%'
+           AND substr(stream, ${BOARD_TASKS_PREFIX.length + 1}) NOT IN (SELECT value FROM json_each(?))`,
+        ids,
+      );
+      const read: ReadWhole = {
+        fetchedAt: new Date(fetchedAt).toISOString(),
+        total: boards.length,
+      };
+      saveSyncState(db, { stream: BOARDS_STREAM, value: read, at: fetchedAt });
     })();
   },
 
-  storeTasks(
-    db: Db,
-    boardId: string,
-    tasks: readonly Task[],
-    fetchedAt: number,
-    options: StoreOptions = { complete: false },
-  ): void {
+  /** Boards created, opened or saved: each replaces its copy or joins the list. */
+  storeBoards(db: Db, boards: readonly TaskBoard[], fetchedAt: number): void {
+    db.transaction(() => storeBoardRows(db, boards, fetchedAt))();
+  },
+
+  /**
+   * Tasks as the service answered them. Tasks of boards the cache does not hold are left out
+   * (the cache keeps tasks only with their board). With `whole`, they are all of that board's
+   * tasks: the ones the cache lacks are gone.
+   */
+  storeTasks(db: Db, tasks: readonly Task[], fetchedAt: number, whole?: WholeBoard): void {
     db.transaction(() => {
+      const known = new Set(
+        all<{ id: string }>(db, 'SELECT id FROM task_boards').map((row) => row.id),
+      );
       for (const task of tasks) {
+        if (!known.has(task.boardId)) continue;
         run(db, UPSERT_TASK, {
           id: task.id,
           boardId: task.boardId,
@@ -136,13 +171,21 @@ export const taskWrites = {
           fetchedAt,
         });
       }
-      if (options.complete) {
+      if (whole && known.has(whole.boardId)) {
         run(
           db,
           `DELETE FROM tasks WHERE board_id = @boardId
              AND id NOT IN (SELECT value FROM json_each(@ids))`,
-          { boardId, ids: JSON.stringify(tasks.map((t) => t.id)) },
+          {
+            boardId: whole.boardId,
+            ids: JSON.stringify(tasks.filter((t) => t.boardId === whole.boardId).map((t) => t.id)),
+          },
         );
+        const read: ReadWhole = {
+          fetchedAt: new Date(fetchedAt).toISOString(),
+          total: whole.total,
+        };
+        saveSyncState(db, { stream: boardTasksStream(whole.boardId), value: read, at: fetchedAt });
       }
     })();
   },
@@ -151,6 +194,25 @@ export const taskWrites = {
 export const taskReads = {
   taskBoards(db: Db): TaskBoard[] {
     return all<BoardRow>(db, 'SELECT * FROM task_boards ORDER BY created_at, id').map(toBoard);
+  },
+
+  /** When the board list was last read whole; null if never. */
+  boardListRead(db: Db): ReadWhole | null {
+    return readWholeOf(db, BOARDS_STREAM);
+  },
+
+  /** When a board's tasks were last read whole; null if never. */
+  boardTasksRead(db: Db, boardId: string): ReadWhole | null {
+    return readWholeOf(db, boardTasksStream(boardId));
+  },
+
+  /** The cached tasks of one visit (a groupKey) on every board, oldest first. */
+  groupTasks(db: Db, groupKey: string): Task[] {
+    return all<TaskRow>(
+      db,
+      'SELECT * FROM tasks WHERE group_key = ? ORDER BY created_at, id',
+      groupKey,
+    ).map(toTask);
   },
 
   /** A board's cached tasks, oldest first, filtered as the service filters them. */

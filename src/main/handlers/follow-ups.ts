@@ -4,7 +4,8 @@ import type { BoardConflict, BoardsView, IpcError } from '../../shared/ipc';
 import { isApiError, type ApiError } from '../api/errors';
 import type { CoreContext } from '../context';
 import { AppError } from '../errors';
-import { FollowUpStore } from '../follow-ups/follow-up-store';
+import type { Cache } from '../cache';
+import { CommentStore } from '../follow-ups/comment-store';
 import type { RpcHandlers } from '../rpc';
 import type { ServiceClient } from '../service-client';
 
@@ -82,19 +83,23 @@ export function followUpHandlers({
   options,
   accounts,
   withService,
+  cache,
 }: CoreContext): Pick<RpcHandlers, FollowUpChannels> {
-  const store = new FollowUpStore(join(options.dataDir, 'follow-ups.json'));
+  const comments = new CommentStore(join(options.dataDir, 'follow-ups.json'));
   const accountId = () => accounts.active().account.id;
-  const now = () => new Date().toISOString();
+  const reader = async () => (await cache()).read;
+  /** Keeps what the service answered in the account's cache, for reading offline. */
+  const remember = async (write: (writer: Cache['write'], fetchedAt: number) => Promise<void>) =>
+    write((await cache()).write, Date.now());
 
   /** Every board: the service's list, or (a service without one) those this app knows, read again. */
-  async function listBoards(service: ServiceClient, account: string): Promise<TaskBoard[]> {
+  async function listBoards(service: ServiceClient): Promise<TaskBoard[]> {
     try {
       return await service.api.taskBoards.list();
     } catch (error) {
       if (!(isApiError(error) && error.kind === 'not_found')) throw error;
     }
-    const known = store.boards(account).boards;
+    const known = await (await reader()).taskBoards();
     const boards = await Promise.all(
       known.map((board) =>
         service.api.taskBoards.get(board.id).catch((error: unknown) => {
@@ -137,50 +142,59 @@ export function followUpHandlers({
 
   return {
     'followUps.boards': async (): Promise<BoardsView> => {
-      const account = accountId();
       try {
-        const boards = await withService((service) => listBoards(service, account));
-        const fetchedAt = now();
-        store.setBoards(account, boards, fetchedAt);
-        return { boards, source: 'service', fetchedAt };
+        const boards = await withService((service) => listBoards(service));
+        const fetchedAt = Date.now();
+        await remember((write) => write.storeBoardList(boards, fetchedAt));
+        return { boards, source: 'service', fetchedAt: new Date(fetchedAt).toISOString() };
       } catch (error) {
-        const kept = store.boards(account);
-        if (unreachable(error) && kept.fetchedAt !== null) return { ...kept, source: 'cache' };
-        throw error;
+        const read = await reader();
+        const listed = await read.boardListRead();
+        if (!unreachable(error) || !listed) throw error;
+        return { boards: await read.taskBoards(), source: 'cache', fetchedAt: listed.fetchedAt };
       }
     },
 
     'followUps.createBoard': async (request) => {
       const board = await withService((service) => service.api.taskBoards.create(request));
-      store.putBoard(accountId(), board);
+      await remember((write, at) => write.storeBoards([board], at));
       return board;
     },
 
     'followUps.board': async ({ boardId }) => {
       const account = accountId();
+      const commentsOf = (tasks: Task[]) =>
+        comments.comments(
+          account,
+          tasks.map((task) => task.id),
+        );
       try {
         const [board, { tasks, total }] = await withService((service) =>
           Promise.all([service.api.taskBoards.get(boardId), allTasks(service, boardId)]),
         );
-        const fetchedAt = now();
-        store.putBoard(account, board);
-        store.setTasks(account, boardId, tasks, total, fetchedAt);
-        const comments = store.comments(
-          account,
-          tasks.map((task) => task.id),
-        );
-        return { board, tasks, total, comments, source: 'service', fetchedAt };
+        const fetchedAt = Date.now();
+        await remember(async (write) => {
+          await write.storeBoards([board], fetchedAt);
+          await write.storeTasks(tasks, fetchedAt, { boardId, total });
+        });
+        const at = new Date(fetchedAt).toISOString();
+        return {
+          board,
+          tasks,
+          total,
+          comments: commentsOf(tasks),
+          source: 'service',
+          fetchedAt: at,
+        };
       } catch (error) {
-        const board = store.boards(account).boards.find((b) => b.id === boardId);
-        const kept = store.tasks(account, boardId);
-        if (unreachable(error) && board && kept) {
-          const comments = store.comments(
-            account,
-            kept.tasks.map((task) => task.id),
-          );
-          return { board, ...kept, comments, source: 'cache' };
-        }
-        throw error;
+        const read = await reader();
+        const board = (await read.taskBoards()).find((b) => b.id === boardId);
+        const kept = await read.boardTasksRead(boardId);
+        if (!unreachable(error) || !board || !kept) throw error;
+        const { items: tasks } = await read.tasks(boardId, { limit: MAX_TASKS });
+        const total = Math.max(kept.total, tasks.length);
+        const cached = { tasks, total, comments: commentsOf(tasks), fetchedAt: kept.fetchedAt };
+        return { board, ...cached, source: 'cache' };
       }
     },
 
@@ -192,7 +206,7 @@ export function followUpHandlers({
             ...(dropInvalidFieldValues === undefined ? {} : { dropInvalidFieldValues }),
           }),
         );
-        store.putBoard(accountId(), board);
+        await remember((write, at) => write.storeBoards([board], at));
         return board;
       } catch (error) {
         if (isApiError(error) && error.kind === 'conflict') {
@@ -205,46 +219,42 @@ export function followUpHandlers({
 
     'followUps.addTasks': async ({ boardId, items }) => {
       const tasks = await withService((service) => service.api.tasks.bulkCreate(boardId, items));
-      store.putTasks(accountId(), tasks);
+      await remember((write, at) => write.storeTasks(tasks, at));
       return tasks;
     },
 
     'followUps.group': async ({ groupKey }) => {
-      const account = accountId();
       try {
         const { boards, tasks } = await withService(async (service) => {
-          const boards = await listBoards(service, account);
+          const boards = await listBoards(service);
           const perBoard = await Promise.all(
             boards.map((board) => groupTasks(service, board.id, groupKey)),
           );
           return { boards, tasks: perBoard.flat() };
         });
-        store.putTasks(account, tasks);
+        await remember(async (write, at) => {
+          await write.storeBoardList(boards, at);
+          await write.storeTasks(tasks, at);
+        });
         return { groupKey, boards, tasks, source: 'service' };
       } catch (error) {
-        const kept = store.boards(account);
-        if (unreachable(error) && kept.fetchedAt !== null) {
-          return {
-            groupKey,
-            boards: kept.boards,
-            tasks: store.group(account, groupKey),
-            source: 'cache',
-          };
-        }
-        throw error;
+        const read = await reader();
+        if (!unreachable(error) || !(await read.boardListRead())) throw error;
+        const [boards, tasks] = await Promise.all([read.taskBoards(), read.groupTasks(groupKey)]);
+        return { groupKey, boards, tasks, source: 'cache' };
       }
     },
 
     'followUps.patchTask': async ({ taskId, patch }) => {
       const task = await withService((service) => service.api.tasks.patch(taskId, patch));
-      store.putTasks(accountId(), [task]);
+      await remember((write, at) => write.storeTasks([task], at));
       return task;
     },
 
     'followUps.comment': async ({ taskId, body }) => {
       const posted = await withService((service) => service.api.tasks.comment(taskId, body));
       const comment = { ...posted, taskId: posted.taskId || taskId };
-      store.addComment(accountId(), comment);
+      comments.add(accountId(), comment);
       return comment;
     },
   };

@@ -46,15 +46,20 @@ const task = (
 describe('task boards and tasks', () => {
   it('are cached for the follow-up screen and filtered as the service filters them', async () => {
     const cache = await openCache({ file: join(tempDir(), 'c.sqlite'), thread: 'main' });
-    await cache.write.storeTaskBoards([board('b2', T0 + 1), board('b1', T0)], T0);
+    expect(await cache.read.boardListRead()).toBeNull();
+    await cache.write.storeBoardList([board('b2', T0 + 1), board('b1', T0)], T0);
     expect((await cache.read.taskBoards()).map((b) => b.id)).toEqual(['b1', 'b2']);
+    expect(await cache.read.boardListRead()).toEqual({ fetchedAt: iso(T0), total: 2 });
     const tasks = [
       task('t1', 'b1', 'not_addressed', T0, 'today'),
       task('t2', 'b1', 'completed', T0 + 1, 'today'),
       task('t3', 'b1', 'in_progress', T0 + 2),
     ];
-    await cache.write.storeTasks('b1', tasks, T0, { complete: true });
+    await cache.write.storeTasks(tasks, T0, { boardId: 'b1', total: 3 });
     expect(await cache.read.tasks('b1')).toEqual({ items: tasks, total: 3 });
+    expect(await cache.read.boardTasksRead('b1')).toEqual({ fetchedAt: iso(T0), total: 3 });
+    expect(await cache.read.boardTasksRead('b2')).toBeNull();
+    expect((await cache.read.groupTasks('today')).map((t) => t.id)).toEqual(['t1', 't2']);
     expect((await cache.read.tasks('b1', { category: 'open' })).items.map((t) => t.id)).toEqual([
       't1',
       't3',
@@ -66,12 +71,23 @@ describe('task boards and tasks', () => {
     expect(
       (await cache.read.tasks('b1', { statusId: 'in_progress' })).items.map((t) => t.id),
     ).toEqual(['t3']);
-    // A complete list drops what it lacks; the board list too, with the board's tasks.
-    await cache.write.storeTasks('b1', tasks.slice(1), T0, { complete: true });
+    // A whole board drops what it lacks; the board list too, with the board's tasks.
+    await cache.write.storeTasks(tasks.slice(1), T0 + 5, { boardId: 'b1', total: 2 });
     expect((await cache.read.tasks('b1')).total).toBe(2);
-    await cache.write.storeTaskBoards([board('b2', T0 + 1)], T0);
+    // Single tasks join their board; tasks of a board the cache lacks are left out.
+    await cache.write.storeTasks(
+      [task('t4', 'b2', 'in_progress', T0), task('t5', 'bX', 'x', T0)],
+      T0,
+    );
+    expect((await cache.read.tasks('b2')).items.map((t) => t.id)).toEqual(['t4']);
+    expect((await cache.read.stats()).tasks).toBe(3);
+    await cache.write.storeBoardList([board('b2', T0 + 1)], T0 + 9);
     expect(await cache.read.tasks('b1')).toEqual({ items: [], total: 0 });
+    expect(await cache.read.boardTasksRead('b1')).toBeNull();
     expect((await cache.read.stats()).taskBoards).toBe(1);
+    // A board created or opened joins the list without dropping the others.
+    await cache.write.storeBoards([board('b3', T0 + 2)], T0 + 10);
+    expect((await cache.read.taskBoards()).map((b) => b.id)).toEqual(['b2', 'b3']);
     await cache.close();
   });
 });
