@@ -4,12 +4,14 @@ import { resolve } from 'node:path';
 
 export default defineConfig({
   main: {
-    // The cache's database runs in worker threads (src/main/cache/worker.ts), built beside main.
+    // Worker threads, built beside main (src/main/worker-entry.ts finds them): the cache's
+    // database, and the SHA-256 and peaks of audio downloads.
     build: {
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
           'cache-worker': resolve('src/main/cache/worker.ts'),
+          'audio-worker': resolve('src/main/audio/digest-worker.ts'),
         },
       },
     },

@@ -8,6 +8,8 @@
 // CPU are not the downloader's. It holds a label whose audio is a 90-minute recipe (speech clips
 // in silence, rendered on demand: 86.4 MB of 16-bit PCM at 8 kHz), and it also listens behind a
 // TCP proxy shaped to 1 Gbit/s: the same file over a link like a clinic's, for both clients.
+// Each round also drains the body with the API client and stores nothing: the ceiling of any
+// download in Node on this machine, printed beside curl's throughput.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
@@ -194,6 +196,8 @@ type Config = keyof typeof CONFIGS;
 
 interface Measured {
   curlMs: number[];
+  /** The API client reading the body and doing nothing with it: any download's ceiling. */
+  drainMs: number[];
   ms: Record<Config, number[]>;
   rssMb: number[];
   loopP99Ms: number[];
@@ -223,8 +227,17 @@ async function measure(served: Served, baseUrl: string, runs: number, folder: st
     }
     return { ms, result };
   };
+  const drain = async () => {
+    const started = performance.now();
+    const audio = await client.labels.audio(served.labelId);
+    let bytes = 0;
+    for await (const chunk of audio.body as AsyncIterable<Buffer>) bytes += chunk.length;
+    if (bytes !== served.bytes) throw new Error(`the drain got ${bytes} bytes`);
+    return performance.now() - started;
+  };
   const out: Measured = {
     curlMs: [],
+    drainMs: [],
     ms: { player: [], export: [] },
     rssMb: [],
     loopP99Ms: [],
@@ -239,6 +252,7 @@ async function measure(served: Served, baseUrl: string, runs: number, folder: st
     for (const config of ['player', 'export'] as const) await download(config);
     for (let run = 1; run <= runs; run++) {
       out.curlMs.push(curlMs(url, served.apiKey, join(folder, 'curl.wav'), served.bytes));
+      out.drainMs.push(await drain());
       for (const config of ['player', 'export'] as const) {
         const idle = monitorEventLoopDelay({ resolution: 5 });
         idle.enable();
@@ -292,7 +306,12 @@ async function main(): Promise<void> {
         const mine = median(m.ms[config])!;
         return `${config} ${mibps(mine).toFixed(0)} MiB/s = ${(curl / mine).toFixed(2)}× curl's`;
       };
-      return `${where}: curl ${mibps(curl).toFixed(0)} MiB/s; ${rate('player')}; ${rate('export')}`;
+      const drained = median(m.drainMs)!;
+      return (
+        `${where}: curl ${mibps(curl).toFixed(0)} MiB/s; ${rate('player')}; ${rate('export')}; ` +
+        `the API client draining the body (nothing stored) ${mibps(drained).toFixed(0)} MiB/s = ` +
+        `${(curl / drained).toFixed(2)}× curl's`
+      );
     };
     process.stdout.write(
       `\n90-minute WAV, ${(served.bytes / MB).toFixed(1)} MiB (target ≥ 0.8× curl's throughput)\n` +

@@ -1,4 +1,3 @@
-import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -16,7 +15,8 @@ import {
   type OnExists,
 } from './files';
 import { extensionFor, idForFileName, labelFileStem, mediaTypeOf, safeFileName } from './names';
-import { decodedPeaks, encodePeaks, WavPeakStream, type Peaks } from './peaks';
+import { StreamDigest, type DigestResult } from './digest';
+import { decodedPeaks, encodePeaks, type Peaks } from './peaks';
 
 /** What a download needs of the API client. */
 export type AudioSource = Pick<LabelsApi, 'audio' | 'get'>;
@@ -95,6 +95,9 @@ interface PartialState {
   /** Bytes known to be on disk (flushed): where a resume starts. */
   durableBytes: number;
 }
+
+/** WAV peaks are built as the bytes stream; other audio needs a decoder (ffmpeg). */
+const isWav = (state: PartialState) => extensionFor(state.contentType) === 'wav';
 
 const DEFAULT_CHECKPOINT = 8 * 1024 * 1024;
 const WRITE_BATCH = 1024 * 1024;
@@ -208,8 +211,8 @@ class Download {
   private backgroundError: unknown;
   /** Bumped by restart(): a background checkpoint of the old bytes must not record them. */
   private generation = 0;
-  private hash: Hash | undefined;
-  private peaks: WavPeakStream | undefined;
+  /** SHA-256 and peaks, in the digest thread; undefined when neither is wanted. */
+  private digest: StreamDigest | undefined;
   private resumedFrom = 0;
   private readonly requests: DownloadResult['requests'] = [];
   private lastProgressAt = Number.NEGATIVE_INFINITY;
@@ -242,6 +245,7 @@ class Download {
       throw await this.failed(error);
     } finally {
       await this.settle();
+      this.digest?.close();
       await this.handle?.close().catch(() => undefined);
     }
   }
@@ -272,31 +276,17 @@ class Download {
     );
     this.handle = await open(this.partial, 'r+');
     await this.handle.truncate(good);
-    this.startHashing();
-    const buffer = Buffer.allocUnsafe(WRITE_BATCH);
-    for (let position = 0; position < good;) {
-      const { bytesRead } = await this.handle.read(
-        buffer,
-        0,
-        Math.min(buffer.length, good - position),
-        position,
-      );
-      if (bytesRead === 0) break;
-      this.consume(buffer.subarray(0, bytesRead));
-      position += bytesRead;
-    }
+    this.startDigest();
+    this.digest?.upTo(good);
     this.offset = this.durable = this.resumedFrom = this.queued = good;
   }
 
-  private startHashing(): void {
-    this.hash = this.options.sha256 === false ? undefined : createHash('sha256');
-    const isWav = this.state && extensionFor(this.state.contentType) === 'wav';
-    this.peaks = this.options.peaks && isWav ? new WavPeakStream() : undefined;
-  }
-
-  private consume(chunk: Buffer): void {
-    this.hash?.update(chunk);
-    this.peaks?.push(chunk);
+  /** A new digest from the first byte: the SHA-256, and the peaks of a WAV, as asked. */
+  private startDigest(): void {
+    this.digest?.close();
+    const sha256 = this.options.sha256 !== false;
+    const peaks = Boolean(this.options.peaks && this.state && isWav(this.state));
+    this.digest = sha256 || peaks ? new StreamDigest(this.partial, { sha256, peaks }) : undefined;
   }
 
   /** Requests and streams until the whole file is on disk, resuming after interruptions. */
@@ -349,7 +339,7 @@ class Download {
     this.offset = this.durable = this.queued = 0;
     await this.handle?.truncate(0);
     if (this.state) this.state = { ...this.state, etag: null, durableBytes: 0 };
-    this.startHashing();
+    this.startDigest();
   }
 
   /** One request. True when the whole file is on disk. */
@@ -429,7 +419,7 @@ class Download {
       durableBytes: this.durable,
     };
     this.state = state;
-    if (this.offset === 0) this.startHashing();
+    if (this.offset === 0) this.startDigest();
     await this.saveState();
     this.handle ??= await open(this.partial, 'w+', 0o644);
   }
@@ -468,7 +458,6 @@ class Download {
         if (total !== null && this.offset + chunk.length > total) {
           throw new Restart(`the body ran past the announced ${total} bytes`);
         }
-        this.consume(chunk);
         await this.append(chunk);
         this.offset += chunk.length;
         if (this.offset - this.durable >= this.checkpointBytes) this.checkpointBeside();
@@ -513,10 +502,18 @@ class Download {
     this.queued += length;
     this.filled = 0;
     const written = this.writes.then(async () => {
-      await handle.write(buffer, 0, length, position);
+      // A nearly full disk takes part of a write without an error; the rest then fails (ENOSPC).
+      for (let done = 0; done < length;) {
+        const { bytesWritten } = await handle.write(buffer, done, length - done, position + done);
+        if (bytesWritten === 0)
+          throw new AudioError('io_error', { detail: 'a write took no bytes' });
+        done += bytesWritten;
+      }
     });
-    // Marked handled here; the error itself is thrown by drain() or the wait below.
-    written.catch(() => undefined);
+    // Once the bytes are on the file, the digest thread reads them back. Marked handled here;
+    // a write's error itself is thrown by drain() or the wait below.
+    const digest = this.digest;
+    written.then(() => digest?.upTo(position + length)).catch(() => undefined);
     this.writes = written;
     this.slotWrites[this.slot] = written;
     this.slot = (this.slot + 1) % RING;
@@ -597,7 +594,14 @@ class Download {
     await this.handle!.datasync();
     await this.handle!.close();
     this.handle = undefined;
-    const { peaks, unavailable } = await this.computePeaks(state);
+    const digest = await this.digest?.finish();
+    if (digest && digest.bytes !== this.offset) {
+      throw new AudioError('io_error', {
+        detail: `read back ${digest.bytes} of ${this.offset} bytes`,
+        path: this.partial,
+      });
+    }
+    const { peaks, unavailable } = await this.computePeaks(state, digest);
     const onExists = this.options.onExists ?? 'ask';
     let name = this.name!;
     let peaksAt: number | null = null;
@@ -628,7 +632,7 @@ class Download {
       bytes: this.offset,
       contentType: state.contentType,
       etag: state.etag,
-      sha256: this.hash?.digest('hex') ?? null,
+      sha256: digest?.sha256 ?? null,
       peaksPath: peaks ? peaksPathOf(path) : null,
       ...(unavailable ? { peaksUnavailable: unavailable } : {}),
       resumedFrom: this.resumedFrom,
@@ -643,11 +647,11 @@ class Download {
 
   private async computePeaks(
     state: PartialState,
+    digest: DigestResult | undefined,
   ): Promise<{ peaks?: Peaks; unavailable?: string }> {
     if (!this.options.peaks) return {};
-    if (this.peaks) {
-      const peaks = this.peaks.finish();
-      return peaks ? { peaks } : { unavailable: this.peaks.unsupported };
+    if (isWav(state)) {
+      return digest?.peaks ? { peaks: digest.peaks } : { unavailable: digest?.unsupported };
     }
     if (!this.options.ffmpeg) {
       return { unavailable: `no peaks for ${mediaTypeOf(state.contentType)} without ffmpeg` };

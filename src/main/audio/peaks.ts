@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
+import { KERNEL_MAX_BUCKET, KERNEL_MIN_BUCKET, peakKernel, type PeakKernel } from './peak-kernel';
 
 /**
  * Waveform peaks computed in main, so the renderer never decodes a long file: the minimum and
@@ -38,6 +39,8 @@ export class PcmPeakBuilder {
   private inBucket = 0;
   private samples = 0;
   private carry: number | undefined;
+  /** The SIMD loop for whole buckets, when this runtime has it and the buckets suit it. */
+  private readonly kernel: PeakKernel | null;
 
   constructor(
     readonly sampleRate: number,
@@ -46,6 +49,9 @@ export class PcmPeakBuilder {
   ) {
     this.samplesPerPeak = Math.max(1, Math.round(sampleRate / peaksPerSecond));
     this.bucketSamples = this.samplesPerPeak * channels;
+    const suits =
+      this.bucketSamples >= KERNEL_MIN_BUCKET && this.bucketSamples <= KERNEL_MAX_BUCKET;
+    this.kernel = suits ? peakKernel : null;
   }
 
   push(bytes: Uint8Array): void {
@@ -70,11 +76,32 @@ export class PcmPeakBuilder {
   }
 
   private add(samples: Int16Array): void {
+    this.samples += samples.length;
+    // The bucket begun in an earlier piece is finished here; whole buckets go to the kernel.
+    let from = this.inBucket === 0 ? 0 : this.scan(samples, 0, this.bucketSamples - this.inBucket);
+    if (this.kernel) {
+      this.reserve(Math.floor((samples.length - from) / this.bucketSamples));
+      const whole = this.kernel.run(
+        samples.subarray(from),
+        this.bucketSamples,
+        this.min,
+        this.max,
+        this.count,
+      );
+      this.count += whole;
+      from += whole * this.bucketSamples;
+    }
+    this.scan(samples, from, samples.length);
+  }
+
+  /** The JavaScript loop: samples [from, to) into the current bucket and those after it. */
+  private scan(samples: Int16Array, from: number, to: number): number {
+    const stop = Math.min(to, samples.length);
     let low = this.bucketMin;
     let high = this.bucketMax;
-    let i = 0;
-    while (i < samples.length) {
-      const end = Math.min(samples.length, i + this.bucketSamples - this.inBucket);
+    let i = from;
+    while (i < stop) {
+      const end = Math.min(stop, i + this.bucketSamples - this.inBucket);
       this.inBucket += end - i;
       for (; i < end; i++) {
         const s = samples[i]!;
@@ -89,19 +116,24 @@ export class PcmPeakBuilder {
     }
     this.bucketMin = low;
     this.bucketMax = high;
-    this.samples += samples.length;
+    return stop;
+  }
+
+  /** Room for `more` buckets after those there are. */
+  private reserve(more: number): void {
+    if (this.count + more <= this.min.length) return;
+    const length = Math.max(this.min.length * 2, this.count + more);
+    const grow = (old: Int16Array) => {
+      const next = new Int16Array(length);
+      next.set(old.subarray(0, this.count));
+      return next;
+    };
+    this.min = grow(this.min);
+    this.max = grow(this.max);
   }
 
   private emit(low: number, high: number): void {
-    if (this.count === this.min.length) {
-      const grow = (old: Int16Array) => {
-        const next = new Int16Array(old.length * 2);
-        next.set(old);
-        return next;
-      };
-      this.min = grow(this.min);
-      this.max = grow(this.max);
-    }
+    this.reserve(1);
     this.min[this.count] = low;
     this.max[this.count] = high;
     this.count++;

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { workerEntry, type WorkerEntry } from '../worker-entry';
 import { openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
@@ -93,34 +91,11 @@ const remote = <Table extends Record<string, Query>>(
     Object.keys(table).map((name) => [name, (...args: unknown[]) => call(side, name, args)]),
   ) as Remote<Table>;
 
-const isSource = () => import.meta.url.endsWith('.ts');
-
-/** The worker to start: the built script, or worker.ts through tsx when running from source. */
-function workerEntry(options: CacheOptions): { entry: string | URL; evaluate: boolean } {
-  if (options.workerScript) return { entry: options.workerScript, evaluate: false };
-  if (!isSource()) {
-    // The bundle's entry sits in out/main; a shared chunk may sit one folder below it.
-    const built = ['./cache-worker.js', '../cache-worker.js']
-      .map((path) => new URL(path, import.meta.url))
-      .find((url) => existsSync(url));
-    if (!built)
-      throw new Error(
-        `No cache-worker.js beside ${import.meta.url}: build src/main/cache/worker.ts as cache-worker.js, or pass workerScript.`,
-      );
-    return { entry: built, evaluate: false };
-  }
-  const tsxApi = pathToFileURL(
-    join(
-      dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
-      'dist/esm/api/index.mjs',
-    ),
-  ).href;
-  const script = new URL('./worker.ts', import.meta.url).href;
-  return {
-    entry: `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`,
-    evaluate: true,
-  };
-}
+/** The worker to start: the one given, else the built cache-worker.js or worker.ts from source. */
+const workerOf = (options: CacheOptions): WorkerEntry =>
+  options.workerScript
+    ? { entry: options.workerScript, evaluate: false }
+    : workerEntry(new URL('./worker.ts', import.meta.url), 'cache-worker');
 
 /** One worker thread and the queries waiting for its answers. */
 class WorkerConnection {
@@ -157,7 +132,7 @@ class WorkerConnection {
   }
 
   static async start(init: WorkerInit, options: CacheOptions): Promise<WorkerConnection> {
-    const { entry, evaluate } = workerEntry(options);
+    const { entry, evaluate } = workerOf(options);
     const worker = new Worker(entry, { eval: evaluate, workerData: init });
     const connection = new WorkerConnection(worker, init.file);
     await new Promise<void>((resolve, reject) => {

@@ -173,6 +173,28 @@ describe('two downloads of one label into one folder at once', () => {
   });
 });
 
+describe('downloads of different labels at once', () => {
+  it('each gets the SHA-256 and the peaks of its own file (one digest thread serves them all)', async () => {
+    const folder = fx.tempFolder();
+    const [short, long] = await Promise.all([
+      downloadLabelAudio(fx.throttled(source()), wavId, { folder, peaks: true }),
+      downloadLabelAudio(source(), longWavId, { folder, peaks: true }),
+    ]);
+    for (const [result, bytes] of [
+      [short, wav],
+      [long, longWav],
+    ] as const) {
+      expect(result.sha256).toBe(fx.sha256(bytes));
+      const samples = new Int16Array(
+        bytes.buffer.slice(bytes.byteOffset + 44, bytes.byteOffset + bytes.length),
+      );
+      expect(Array.from(decodePeaks(readFileSync(result.peaksPath!)).min)).toEqual(
+        Array.from(fx.wholeFilePeaks(samples, 1, 8000).min),
+      );
+    }
+  });
+});
+
 describe('hostile names from Content-Disposition land inside the folder, made safe', () => {
   it.each([
     ['../../x', 'x.wav'],
