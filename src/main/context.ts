@@ -1,5 +1,5 @@
 import type { ConnectionStatus, EventName, IpcEvents, SyncStatus } from '../shared/ipc';
-import type { Cache, CacheReader } from './cache';
+import type { Cache, CacheReader, CacheWriter } from './cache';
 import type { AccountService } from './accounts/accounts';
 import type { AudioCache } from './audio/audio-cache';
 import type { CoreOptions } from './core';
@@ -25,6 +25,10 @@ export interface CoreContext {
   ): Promise<T>;
   /** The active account's cache (opened on first use). */
   cache(): Promise<Cache>;
+  /** Keeps what the service answered in the active account's cache; a cache failure never fails the call. */
+  remember(write: (writer: CacheWriter) => Promise<unknown>): Promise<void>;
+  /** Where exports go unless the user picks another folder (the folder dialog starts there). */
+  defaultExportFolder(): string;
   /** Starts a sync of the active account unless one runs; answers the status. */
   sync(): SyncStatus;
   syncStatus(): SyncStatus;

@@ -16,6 +16,8 @@ import { adminHandlers } from './handlers/admin';
 import { appHandlers } from './handlers/app';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
+import { recordingHandlers } from './handlers/recordings';
+import { defaultExportFolder } from './paths';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import { connectService, translateServiceError, type ServiceClient } from './service-client';
 
@@ -30,6 +32,12 @@ export interface CoreOptions {
   connect?: (baseUrl: string, apiKey: string) => ServiceClient;
   /** Opens a parsed http(s) URL in the system browser. */
   openExternal?: (url: string) => Promise<void> | void;
+  /** The system's folder dialog, starting in `defaultPath`; null when cancelled (Electron). */
+  chooseFolder?: (defaultPath: string) => Promise<string | null>;
+  /** Shows a folder in the system's file manager. */
+  openFolder?: (path: string) => Promise<void>;
+  /** Where exports go by default, instead of Downloads (tests, managed desktops). */
+  exportFolder?: string;
   /** How long the demo clinic takes to process a completed conversation. */
   demoProcessingMs?: number;
   /** The folder holding demo-speech/ (the source tree's resources/ unless packaged elsewhere). */
@@ -118,7 +126,19 @@ export function createCore(options: CoreOptions): Core {
     return opened;
   };
 
-  const syncRunner = new SyncRunner((status) => emit('sync.changed', status));
+  // While the user only reads, the background sync is the app's one contact with the service:
+  // what it finds is the connection's state too (an offline app comes back when a sync completes).
+  const syncRunner = new SyncRunner(
+    (status) => emit('sync.changed', status),
+    ({ outcome, error }) => {
+      if (outcome === 'offline' && error) {
+        const { name: _name, ...lastError } = error;
+        setConnection('offline', lastError);
+      } else if (outcome === 'complete' && connection.state !== 'online') {
+        setConnection('online', null);
+      }
+    },
+  );
   let syncedAccount: string | undefined;
   /** Syncs the active account now, unless a run is under way; a switch of account stops the old run. */
   const sync = () => {
@@ -157,6 +177,9 @@ export function createCore(options: CoreOptions): Core {
         setConnection('offline', translated);
         const cached = offline && (await offline((await cache()).read));
         if (cached !== undefined && cached !== null) return cached;
+      } else if (translated && translated.kind !== 'cancelled' && connection.state !== 'online') {
+        // An error answer (even an unreadable one) still shows the service can be reached.
+        setConnection('online', null);
       }
       throw error;
     }
@@ -183,6 +206,14 @@ export function createCore(options: CoreOptions): Core {
     connection: () => connection,
     audioCache,
     cache,
+    remember: (write) =>
+      cache()
+        .then((opened) => write(opened.write))
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+    defaultExportFolder: () => options.exportFolder ?? defaultExportFolder(),
     sync,
     syncStatus: () => syncRunner.current,
   };
@@ -191,6 +222,7 @@ export function createCore(options: CoreOptions): Core {
       ...appHandlers(context),
       ...accountHandlers(context),
       ...hubHandlers(context),
+      ...recordingHandlers(context),
       ...audioHandlers(context),
       ...cacheHandlers(context),
       ...followUpHandlers(context),

@@ -1,13 +1,25 @@
 // The Electron shell: the only main-side entry that imports 'electron'. Everything it hosts is
 // the core of src/main/core.ts, which the browser shell hosts too.
-import { BrowserWindow, Menu, app, ipcMain, protocol, screen, session, shell } from 'electron';
+import {
+  BrowserWindow,
+  Menu,
+  app,
+  dialog,
+  ipcMain,
+  protocol,
+  screen,
+  session,
+  shell,
+} from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from './core';
+import { folderDialog, folderOpener } from './electron/folders';
 import { registerIpc } from './electron/ipc';
 import { menuTemplate } from './electron/menu';
 import { APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './electron/protocol';
 import { denyPermissions, hardenWebContents } from './electron/security';
+import { sqliteBinding } from './electron/sqlite-binding';
 import { loadWindowState, saveWindowState, windowOptions } from './electron/window';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -29,9 +41,13 @@ app.whenReady().then(async () => {
     shell: 'electron',
     version: app.getVersion(),
     openExternal,
+    chooseFolder: folderDialog(dialog, () => BrowserWindow.getAllWindows()[0]),
+    openFolder: folderOpener(shell),
     resourcesDir,
-    // Built for Electron's ABI by `npm start` (scripts/start.ts); packaged builds set it too.
-    sqliteBinding: process.env.EARMARK_SQLITE_BINDING,
+    sqliteBinding: sqliteBinding({
+      isPackaged: app.isPackaged,
+      resourcesPath: process.resourcesPath,
+    }),
   });
 
   denyPermissions(session.defaultSession);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,4 +11,25 @@ export function defaultDataDir(
   if (platform === 'win32')
     return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Earmark');
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Earmark');
+}
+
+/**
+ * Where exports go unless the user picks another folder: EARMARK_EXPORT_DIR when set (tests,
+ * managed desktops), else the Downloads folder when there is one, else the home folder.
+ */
+export function defaultExportFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+): string {
+  if (env.EARMARK_EXPORT_DIR) return env.EARMARK_EXPORT_DIR;
+  const downloads = join(home, 'Downloads');
+  return isFolder(downloads) ? downloads : home;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -26,6 +26,13 @@ export interface RpcRouter {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+// RFC 3339 date-time with a zone, as the service's timestamps are.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set(
+    'date-time',
+    (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)),
+  );
 
 const checkers = Object.fromEntries(
   CHANNEL_NAMES.map((name) => [name, TypeCompiler.Compile(IPC_CHANNELS[name].input as TSchema)]),

@@ -2,6 +2,7 @@ import type { ConversationList, Device, Identity } from '../shared/api';
 import type { IpcError } from '../shared/ipc';
 import { createApiClient, type ApiClient } from './api/client';
 import { isApiError, serializeApiError } from './api/errors';
+import type { HttpTuning } from './api/http';
 
 /** The API client of the active account, with the calls the core makes directly. */
 export interface ServiceClient {
@@ -13,8 +14,13 @@ export interface ServiceClient {
   close(): Promise<void>;
 }
 
-export function connectService(baseUrl: string, apiKey: string): ServiceClient {
-  const api = createApiClient({ baseUrl, apiKey });
+/** A client of the service at `baseUrl`; `tuning` overrides the client's retries and time-outs (tests). */
+export function connectService(
+  baseUrl: string,
+  apiKey: string,
+  tuning: HttpTuning = {},
+): ServiceClient {
+  const api = createApiClient({ ...tuning, baseUrl, apiKey });
   return {
     api,
     me: () => api.identity.me(),

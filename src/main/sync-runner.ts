@@ -1,6 +1,6 @@
 import type { SyncStatus } from '../shared/ipc';
 import type { Cache } from './cache';
-import { createSyncEngine } from './sync';
+import { createSyncEngine, type SyncResult } from './sync';
 import type { ServiceClient } from './service-client';
 
 /** How often the active account is synced in the background. */
@@ -17,7 +17,11 @@ export class SyncRunner {
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
 
-  constructor(private readonly report: (status: SyncStatus) => void) {}
+  constructor(
+    private readonly report: (status: SyncStatus) => void,
+    /** How each run ended (whether the service answered it): the connection's status follows it. */
+    private readonly ended: (result: SyncResult) => void,
+  ) {}
 
   get current(): SyncStatus {
     return this.status;
@@ -40,6 +44,7 @@ export class SyncRunner {
         onProgress: (progress) => this.set({ done: progress.done, total: progress.total }),
       })
       .then((result) => {
+        this.ended(result);
         if (result.outcome === 'complete') {
           this.set({
             state: 'idle',

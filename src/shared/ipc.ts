@@ -5,7 +5,10 @@ import {
   EpochMs,
   EVENT_TYPES,
   FIELD_TYPES,
+  LABEL_SORTING_PROPERTIES,
+  RECORD_TYPES,
   STATUS_CATEGORIES,
+  Timestamp,
   Uuid,
   type ApiKey,
   type Comment,
@@ -83,6 +86,13 @@ export interface AppInfo {
   version: string;
   shell: 'electron' | 'browser';
   platform: string;
+  /**
+   * How an export folder is picked: the system's folder dialog (export.chooseFolder, Electron),
+   * or a typed path (export.useFolder, the browser shell, which has no native dialog).
+   */
+  folderChoice: 'dialog' | 'path';
+  /** Where exports go unless the user picks elsewhere (the Downloads folder when there is one). */
+  defaultExportFolder: string;
 }
 
 /** Every error that crosses the boundary: a kind the UI can explain and a message to show. */
@@ -161,6 +171,167 @@ interface Channel<I extends TSchema, O> {
 const channel =
   <O>() =>
   <I extends TSchema>(input: I): Channel<I, O> => ({ input });
+
+// ── Recordings (labels): list, assign, export ──────────────────────────────────────────────
+
+/**
+ * A page of recordings. From the service, `total` is its X-Total-Count; from the cache (offline,
+ * or asked for with source 'cache'), the number of cached rows matching the same query.
+ */
+export interface LabelPage {
+  items: Label[];
+  total: number;
+  source: ReadSource;
+  /** When the cache last completed a sync (for a cached page), ISO 8601. */
+  syncedAt: string | null;
+}
+
+/** A patient seen on cached recordings (the seed has no patient list), for assigning. */
+export interface KnownPatient {
+  id: string;
+  name: string;
+  /** Cached recordings assigned to this patient. */
+  recordings: number;
+}
+
+/** A folder the user picked for exports; main remembers it, the renderer refers to it by id. */
+export interface ExportFolder {
+  folderId: string;
+  path: string;
+}
+
+export type ExportFileState =
+  'waiting' | 'downloading' | 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
+
+/** An export's progress (the export.progress event), per file and overall. */
+export interface ExportProgressEvent {
+  exportId: string;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  file: { labelId: string; state: ExportFileState; bytesDone: number; bytesTotal: number | null };
+}
+
+/** One recording of a finished export, as the manifest lists it. */
+export interface ExportRow {
+  labelId: string;
+  patient: string | null;
+  type: string | null;
+  status: Exclude<ExportFileState, 'waiting' | 'downloading'>;
+  file: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  transcriptFile: string | null;
+  error: string | null;
+}
+
+export interface ExportSummary {
+  exportId: string;
+  status: 'completed' | 'cancelled';
+  folder: string;
+  rows: ExportRow[];
+  /** The manifest's files in the folder (manifest.csv and manifest.json, or numbered names). */
+  manifestFiles: string[];
+}
+
+const LabelQueryInput = {
+  sortingProperty: Type.Optional(
+    Type.Union(LABEL_SORTING_PROPERTIES.map((property) => Type.Literal(property))),
+  ),
+  isSortingDescending: Type.Optional(Type.Boolean()),
+  patientSearch: Type.Optional(Type.String({ maxLength: 200 })),
+  types: Type.Optional(
+    Type.Array(Type.Union(RECORD_TYPES.map((type) => Type.Literal(type))), {
+      maxItems: RECORD_TYPES.length,
+    }),
+  ),
+  fromTime: Type.Optional(Timestamp),
+  toTime: Type.Optional(Timestamp),
+};
+const LabelFilterInput = Type.Object(LabelQueryInput, { additionalProperties: false });
+/** The most recordings one export takes (by id, or matching a filter). */
+export const EXPORT_MAX_LABELS = 10_000;
+export type LabelFilter = Static<typeof LabelFilterInput>;
+const ExportId = Uuid;
+
+const RECORDING_CHANNELS = {
+  /**
+   * A page of recordings with the service's filters and sorting. source 'service' (the default)
+   * asks the service and keeps the rows in the cache, answering from the cache when the service
+   * is unreachable; 'cache' answers from the cache at once (the renderer's first paint).
+   */
+  'labels.list': channel<LabelPage>()(
+    Type.Object(
+      {
+        ...LabelQueryInput,
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
+        source: Type.Optional(Type.Union([Type.Literal('service'), Type.Literal('cache')])),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** Patients of cached recordings whose name contains `search` (all when empty), by name. */
+  'labels.patients': channel<KnownPatient[]>()(
+    Type.Object(
+      {
+        search: Type.String({ maxLength: 200 }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** POST assign, then answers the recording as the service now holds it (and caches it). */
+  'labels.assign': channel<Label>()(
+    Type.Object(
+      { labelId: Uuid, patientId: Type.String({ minLength: 1, maxLength: 64 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  /** Electron: the system's folder dialog; null when the user cancels it. */
+  'export.chooseFolder': channel<ExportFolder | null>()(None),
+  /** Browser shell: a typed absolute path to an existing folder (checked writable). */
+  'export.useFolder': channel<ExportFolder>()(
+    Type.Object(
+      { path: Type.String({ minLength: 1, maxLength: 4096 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  /**
+   * Exports recordings (by id, or every recording matching a filter) into a chosen folder;
+   * answers when done or cancelled, with export.progress events meanwhile.
+   */
+  'export.run': channel<ExportSummary>()(
+    Type.Object(
+      {
+        exportId: ExportId,
+        folderId: Uuid,
+        labels: Type.Union([
+          Type.Object(
+            { ids: Type.Array(Uuid, { minItems: 1, maxItems: EXPORT_MAX_LABELS }) },
+            { additionalProperties: false },
+          ),
+          Type.Object({ filter: LabelFilterInput }, { additionalProperties: false }),
+        ]),
+        transcripts: Type.Boolean(),
+        onExists: Type.Union([
+          Type.Literal('keep-both'),
+          Type.Literal('replace'),
+          Type.Literal('skip'),
+        ]),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  'export.cancel': channel<null>()(
+    Type.Object({ exportId: ExportId }, { additionalProperties: false }),
+  ),
+  /** Opens the folder of an export that finished (never a path from the renderer). */
+  'export.openFolder': channel<null>()(
+    Type.Object({ exportId: ExportId }, { additionalProperties: false }),
+  ),
+} as const;
 
 // ── Follow-ups (task boards) and administration (webhooks, API keys) ─────────────────────────
 
@@ -452,6 +623,7 @@ export const IPC_CHANNELS = {
     ),
   ),
   'labels.get': channel<Label>()(Type.Object({ labelId: Uuid }, { additionalProperties: false })),
+  ...RECORDING_CHANNELS,
   ...FOLLOW_UP_AND_ADMIN_CHANNELS,
 } as const;
 
@@ -477,6 +649,7 @@ export interface IpcEvents {
   'connection.changed': ConnectionStatus;
   'audio.progress': { labelId: string; bytesDone: number; bytesTotal: number | null };
   'sync.changed': SyncStatus;
+  'export.progress': ExportProgressEvent;
 }
 export type EventName = keyof IpcEvents;
 export const EVENT_NAMES: readonly EventName[] = [
@@ -484,6 +657,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'connection.changed',
   'audio.progress',
   'sync.changed',
+  'export.progress',
 ];
 
 /** What the preload exposes as `window.earmark`, and the browser shell's bridge implements. */

@@ -151,6 +151,20 @@ describe('the browser shell', () => {
     expect(await connect({ origin: own, cookie: `${SHELL_COOKIE}=nope` })).toBe(401);
   });
 
+  it('refuses a WebSocket with the right Origin and cookie but another Host, or an opaque or https Origin', async () => {
+    const own = `http://127.0.0.1:${shell.port}`;
+    expect(await connect({ cookie, origin: own, host: `evil.example:${shell.port}` })).toBe(403);
+    expect(await connect({ cookie, origin: 'null' })).toBe(403);
+    expect(await connect({ cookie, origin: `https://127.0.0.1:${shell.port}` })).toBe(403);
+  });
+
+  it('does not trade the token for a cookie through another Host', async () => {
+    const token = new URL(shell.url).searchParams.get('token')!;
+    const response = await get(`/?token=${token}`, { host: `evil.example:${shell.port}` });
+    expect(response.status).toBe(403);
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
   it('carries the IPC contract over the WebSocket, validated', async () => {
     const ws = await connect({ cookie, origin: `http://127.0.0.1:${shell.port}` });
     if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
@@ -158,7 +172,14 @@ describe('the browser shell', () => {
       id: 1,
       result: {
         ok: true,
-        value: { version: '0.0.0-test', shell: 'browser', platform: process.platform },
+        value: {
+          version: '0.0.0-test',
+          shell: 'browser',
+          platform: process.platform,
+          // No native folder dialog in a browser: exports go to a typed folder.
+          folderChoice: 'path',
+          defaultExportFolder: expect.any(String) as string,
+        },
       },
     });
     expect(await call(ws, { id: 2, channel: 'accounts.list', input: { extra: 1 } })).toMatchObject({

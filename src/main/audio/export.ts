@@ -9,7 +9,13 @@ import {
   type DownloadResult,
 } from './download';
 import { AudioError, isAudioError, type AudioErrorKind } from './errors';
-import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from './files';
+import {
+  assertWritableFolder,
+  chooseName,
+  removeQuietly,
+  writeNewFile,
+  type OnExists,
+} from './files';
 import { labelFileStem, safeFileName, withExtension } from './names';
 
 /**
@@ -281,7 +287,11 @@ export async function exportLabels(
     withExtension(manifestCsvName, 'json'),
     `${json}\n`,
     manifestOnExists,
-  );
+  ).catch(async (error: unknown) => {
+    // The manifest is both files or neither (the disk may fill up between them).
+    await removeQuietly(join(folder, manifestCsvName)).catch(() => undefined);
+    throw error;
+  });
   return {
     status: options.signal?.aborted ? 'cancelled' : 'completed',
     folder,

@@ -6,6 +6,7 @@ import {
   type Note,
   type RecordType,
 } from '../../shared/api';
+import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
 import { all, get, run, type Db } from './sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
@@ -365,6 +366,24 @@ export const labelReads = {
       { ...params, limit: query.limit ?? 50, offset: query.offset ?? 0 },
     );
     return { items: rows.map((row) => toLabel(row, null)), total };
+  },
+
+  /**
+   * Patients of cached labels (the seed has no patient list) whose name contains `search`
+   * (case-insensitive, as the listing's patientSearch; all when empty), by name, with how many
+   * cached labels each has. A patient renamed on the service goes by the name of its newest label.
+   */
+  patients(db: Db, search: string, limit = 50): KnownPatient[] {
+    return all<KnownPatient>(
+      db,
+      `SELECT patient_id AS id, patient_name AS name, count(*) AS recordings, max(from_ms)
+         FROM labels WHERE patient_id IS NOT NULL
+        GROUP BY patient_id
+       HAVING @search = '' OR patient_name LIKE @pattern ESCAPE '\\'
+        ORDER BY patient_name COLLATE NOCASE, patient_id
+        LIMIT @limit`,
+      { search, pattern: likeLiteral(search), limit },
+    ).map(({ id, name, recordings }) => ({ id, name: name ?? '', recordings }));
   },
 
   /** Labels whose notes must be fetched, newest first (the sync's persisted queue). */

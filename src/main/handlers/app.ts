@@ -6,11 +6,15 @@ import type { RpcHandlers } from '../rpc';
 export const appHandlers = ({
   options,
   connection,
+  defaultExportFolder,
 }: CoreContext): Pick<RpcHandlers, 'app.info' | 'app.connection' | 'app.openExternal'> => ({
   'app.info': () => ({
     version: options.version,
     shell: options.shell,
     platform: process.platform,
+    // Electron has the system's folder dialog; the browser shell takes a typed path.
+    folderChoice: options.shell === 'electron' ? 'dialog' : 'path',
+    defaultExportFolder: defaultExportFolder(),
   }),
   'app.connection': () => connection(),
   'app.openExternal': async ({ url }) => {

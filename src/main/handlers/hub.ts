@@ -1,6 +1,5 @@
 import { TIMELINE_MAX_WINDOW_MS } from '../../shared/api';
 import { fetchWindows } from '../../shared/timeline';
-import type { Cache } from '../cache';
 import type { CoreContext } from '../context';
 import { invalidInput } from '../errors';
 import type { RpcHandlers } from '../rpc';
@@ -30,12 +29,8 @@ export function hubHandlers({
   accounts,
   withService,
   cache,
+  remember,
 }: CoreContext): Pick<RpcHandlers, HubChannels> {
-  /** Keeps what the service answered for reading offline later; a cache failure never fails the call. */
-  const remember = (write: (writer: Cache['write']) => Promise<unknown>) =>
-    void cache()
-      .then((opened) => write(opened.write))
-      .catch(() => undefined);
   return {
     'devices.list': () =>
       withService(
@@ -43,7 +38,7 @@ export function hubHandlers({
           const devices = await service.api.devices.list({
             organizationId: accounts.active().account.organizationId,
           });
-          remember((write) => write.storeDevices(devices, Date.now()));
+          void remember((write) => write.storeDevices(devices, Date.now()));
           return devices;
         },
         async (read) => {
@@ -60,7 +55,7 @@ export function hubHandlers({
             windows.map((w) => service.api.conversations.timeline(deviceId, w)),
           );
           const minutes = parts.flatMap((part) => part.minutes);
-          remember((write) =>
+          void remember((write) =>
             write.storeTimeline({ deviceId, startMs, endMs, minutes, fetchedAt: Date.now() }),
           );
           return { deviceId, startMs, endMs, minutes };
@@ -126,7 +121,7 @@ export function hubHandlers({
       withService(
         async (service) => {
           const label = await service.api.labels.get(labelId);
-          remember((write) => write.storeLabels([label], Date.now()));
+          void remember((write) => write.storeLabels([label], Date.now()));
           return label;
         },
         (read) => read.label(labelId),

@@ -7,6 +7,7 @@ import { createCore } from '../core';
 import { defaultDataDir } from '../paths';
 import { findChromium } from './chromium';
 import { startWebShell } from './server';
+import { systemOpener } from './system-open';
 
 const USAGE = `Usage: npm run --silent web -- [--demo] [--port N] [--no-open] [--data DIR]
 
@@ -52,15 +53,14 @@ async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
     version: string;
   };
+  // Without xdg-open (a server, CI) links and folders are not opened, and the app says so.
+  const open = systemOpener();
   const core = createCore({
     dataDir,
     shell: 'browser',
     version,
-    openExternal: (url) =>
-      void spawn(process.platform === 'darwin' ? 'open' : 'xdg-open', [url], {
-        stdio: 'ignore',
-        detached: true,
-      }).unref(),
+    openExternal: open,
+    openFolder: open,
   });
   if (values.demo) {
     const opened = await core.rpc.invoke('accounts.openDemo', {});

@@ -173,7 +173,7 @@ describe('003 task boards', () => {
       fields: [],
       createdAt: new Date(T0).toISOString(),
     };
-    runQuery(db, 'write', 'storeTaskBoards', [[board], T0]);
+    runQuery(db, 'write', 'storeBoardList', [[board], T0]);
     db.prepare(
       `INSERT INTO tasks (id, board_id, title, group_key, status_id, fields, link_url, description,
          assignee, due_date, completed_at, completed_at_iso, created_at, updated_at, fetched_at)
