@@ -21,7 +21,16 @@ export type Fault =
   /** Closes the connection without answering, as a crashed or refusing server does. */
   | { kind: 'reset' }
   /** Forwards and rewrites the JSON body of the answer (whatever its status). */
-  | { kind: 'rewrite'; transform: (body: unknown) => unknown };
+  | { kind: 'rewrite'; transform: (body: unknown) => unknown }
+  /** Forwards untouched: lets a number of matching requests through before the faults queued after it. */
+  | { kind: 'pass' };
+
+/** Which requests a queued fault applies to (all when omitted). */
+export interface FaultTarget {
+  method?: string;
+  /** The path below the base URL: exactly this string, or any path the pattern matches. */
+  path?: string | RegExp;
+}
 
 export interface SeenRequest {
   method: string;
@@ -29,6 +38,8 @@ export interface SeenRequest {
   path: string;
   /** The raw query string, without '?', exactly as it came over the wire. */
   query: string;
+  /** The request's headers as received (Range, If-Range, …). */
+  headers: IncomingHttpHeaders;
 }
 
 export interface FaultProxy {
@@ -36,8 +47,13 @@ export interface FaultProxy {
   baseUrl: string;
   /** Every request the proxy received, in order, faulted or not. */
   requests: SeenRequest[];
-  /** Applies `fault` to the next `times` requests, after the faults already queued. */
-  inject(fault: Fault, times?: number): void;
+  /** The requests received that match `target`, in order. */
+  seen(target: FaultTarget): SeenRequest[];
+  /**
+   * Applies `fault` to the next `times` requests that match `target` (every request by
+   * default), after the faults already queued for them.
+   */
+  inject(fault: Fault, times?: number, target?: FaultTarget): void;
   /** Forgets the log and any fault still queued. */
   reset(): void;
   close(): Promise<void>;
@@ -69,6 +85,11 @@ function responseHeaders(upstream: IncomingHttpHeaders, length: number): Record<
   return headers;
 }
 
+const targets = ({ method, path }: FaultTarget, request: SeenRequest): boolean =>
+  (method === undefined || method === request.method) &&
+  (path === undefined ||
+    (typeof path === 'string' ? path === request.path : path.test(request.path)));
+
 /**
  * A loopback HTTP proxy in front of the service that misbehaves on request: each request takes
  * the next queued fault, if any, and the proxy logs what it saw.
@@ -77,7 +98,7 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
   const target = new URL(targetBaseUrl);
   const basePath = target.pathname.replace(/\/+$/, '');
   const agent = new Agent({ keepAlive: false });
-  const faults: Fault[] = [];
+  const faults: { fault: Fault; target: FaultTarget }[] = [];
   const requests: SeenRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
@@ -102,12 +123,15 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://proxy');
-    requests.push({
+    const seen: SeenRequest = {
       method: request.method ?? 'GET',
       path: url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname,
       query: url.search.replace(/^\?/, ''),
-    });
-    const fault = faults.shift();
+      headers: request.headers,
+    };
+    requests.push(seen);
+    const queued = faults.findIndex(({ target }) => targets(target, seen));
+    const fault = queued === -1 ? undefined : faults.splice(queued, 1)[0]!.fault;
     const body = await readAll(request);
 
     if (fault?.kind === 'reset') return request.socket.destroy();
@@ -163,8 +187,9 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
   return {
     baseUrl: `http://127.0.0.1:${port}${basePath}`,
     requests,
-    inject(fault, times = 1) {
-      for (let i = 0; i < times; i++) faults.push(fault);
+    seen: (target) => requests.filter((request) => targets(target, request)),
+    inject(fault, times = 1, target = {}) {
+      for (let i = 0; i < times; i++) faults.push({ fault, target });
     },
     reset() {
       faults.length = 0;
