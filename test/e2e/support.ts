@@ -1,9 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 import WebSocket from 'ws';
+import type { DemoCredentials } from '../../src/service/demo/identity-seed';
+import { launch, type Launched } from '../service/child-process';
 
 /** Debian's Chromium, driven by Playwright (never a Playwright browser download). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -100,4 +109,99 @@ export async function invokeOverShell<T>(
   ws.close();
   if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result)}`);
   return result.value as T;
+}
+
+export interface DemoServiceProcess {
+  service: Launched;
+  baseUrl: string;
+  credentials: DemoCredentials;
+}
+
+/**
+ * The demo clinic as its own service process (`npm run service -- --seed demo`), so that a test
+ * can stop it and see the app offline; answers once it listens, with its address and keys.
+ */
+export async function launchDemoService(serviceDir: string): Promise<DemoServiceProcess> {
+  const service = launch('src/service/cli.ts', [
+    '--port',
+    '0',
+    '--data',
+    serviceDir,
+    '--seed',
+    'demo',
+  ]);
+  const banner = JSON.parse((await service.waitFor('stdout', /^\{.*\}$/m, 60_000))[0]) as {
+    baseUrl: string;
+    credentials: DemoCredentials;
+  };
+  return { service, ...banner };
+}
+
+/** The app in Chromium (browser shell) with an account on a demo clinic of its own. */
+export interface AppOnDemoService extends DemoServiceProcess {
+  /** The service's data folder (its SQLite database). */
+  serviceDir: string;
+  dataDir: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  shell: ShellProcess;
+  /** Calls the app's IPC as the renderer does. */
+  invoke<T>(channel: string, input: unknown): Promise<T>;
+  /** A request to the service itself, with the primary key. */
+  serviceFetch(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** Closes the browser, stops the shell and the service, and removes their folders. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a demo clinic as its own process (so a test can stop it and see the app offline), the
+ * browser shell on a fresh data folder, and Chromium; adds the clinic's primary key (for this
+ * session only) and waits for the first screen.
+ */
+export async function openAppOnDemoService(
+  name: string,
+  contextOptions: BrowserContextOptions = {},
+): Promise<AppOnDemoService> {
+  const serviceDir = mkdtempSync(join(tmpdir(), `earmark-e2e-${name}-service-`));
+  const dataDir = mkdtempSync(join(tmpdir(), `earmark-e2e-${name}-`));
+  const demo = await launchDemoService(serviceDir);
+  const browser = await launchChromium();
+  const shell = await startShellProcess(['--data', dataDir]);
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    ...contextOptions,
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(shell.url);
+  const invoke = <T>(channel: string, input: unknown) =>
+    invokeOverShell<T>(context, shell.url, channel, input);
+  await invoke('accounts.add', {
+    baseUrl: demo.baseUrl,
+    apiKey: demo.credentials.primary.apiKey,
+    sessionOnly: true,
+  });
+  await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 30_000 });
+  return {
+    ...demo,
+    serviceDir,
+    dataDir,
+    browser,
+    context,
+    page,
+    shell,
+    invoke,
+    serviceFetch: (path, headers = {}) =>
+      fetch(`${demo.baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${demo.credentials.primary.apiKey}`, ...headers },
+      }),
+    async close() {
+      await browser.close();
+      await shell.stop();
+      await demo.service.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(serviceDir, { recursive: true, force: true });
+    },
+  };
 }

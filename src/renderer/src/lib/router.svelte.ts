@@ -2,6 +2,7 @@
 export const SCREENS = [
   { id: 'timeline', label: 'Hub timeline' },
   { id: 'conversations', label: 'Conversations' },
+  { id: 'recordings', label: 'Recordings' },
   { id: 'follow-ups', label: 'Follow-ups' },
   { id: 'settings', label: 'Settings' },
 ] as const;
