@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Label } from '../src/shared/api';
+import { transcriptVersions } from '../src/shared/transcript';
 import { demoService } from '../test/e2e/demo-service';
 import { launchChromium, startShellProcess } from '../test/e2e/support';
 import { startReceiver } from '../test/service/receiver';
@@ -110,6 +111,74 @@ try {
   await page.getByRole('radio', { name: 'List' }).check();
   await page.getByRole('radio', { name: /^All/ }).check();
   await page.screenshot({ path: join(out, 'follow-ups-list.png') });
+
+  // A record (issue 6): the player and the transcript, its version history with the word diff,
+  // and an export's summary. A consult with audio, a patient and a regenerated transcript.
+  let record: Label | undefined;
+  for (const label of labels) {
+    const { body } = await demo.get<Label>(`/labels/${label.id}`);
+    const versions = transcriptVersions(body.ownedPatientNotes);
+    if (body.patient && versions.length >= 2 && versions[0]!.content !== versions[1]!.content) {
+      const audio = await fetch(`${demo.baseUrl}/labels/${label.id}/audio`, {
+        headers: { authorization: `Bearer ${demo.credentials.primary.apiKey}`, range: 'bytes=0-0' },
+      });
+      if (audio.status === 206) {
+        record = body;
+        break;
+      }
+    }
+  }
+  if (record) {
+    await page.goto(`${origin}/#record/${record.id}`);
+    const wave = page.getByRole('slider', { name: 'Playback position' });
+    await wave.waitFor({ timeout: 30_000 });
+    const waveBox = (await wave.boundingBox())!;
+    await page.mouse.click(waveBox.x + waveBox.width * 0.38, waveBox.y + waveBox.height / 2);
+    await page.evaluate('document.activeElement?.blur()'); // no focus ring in the picture
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(out, `record-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('button', { name: /^Version history/ }).click();
+    await page.getByRole('group', { name: /^Changes from/ }).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(out, 'record-history.png') });
+    const exportDir = mkdtempSync(join(tmpdir(), 'earmark-screenshots-export-'));
+    try {
+      await page.getByRole('button', { name: 'Export…' }).click();
+      await page.getByRole('textbox', { name: 'Folder' }).fill(exportDir);
+      await page.getByRole('button', { name: 'Export 1 recording' }).click();
+      await page.getByRole('heading', { name: 'Export finished' }).waitFor();
+      await page.screenshot({ path: join(out, 'record-export.png') });
+      await page.getByRole('button', { name: 'Done' }).click();
+    } finally {
+      rmSync(exportDir, { recursive: true, force: true });
+    }
+  } else {
+    console.warn(
+      'No consult with audio, a patient and two transcript versions: record views skipped.',
+    );
+  }
+
+  // The Recordings list (issue 6): two recordings ticked, at 1280×800 and at the smallest window
+  // (1024×700); then the search box's hits in the cached transcripts.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(`${origin}/#recordings`);
+  const grid = page.getByRole('grid', { name: 'Recordings' });
+  for (const row of [1, 3]) await grid.getByRole('checkbox').nth(row).check();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(out, 'recordings.png') });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: join(out, 'recordings-1024.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('searchbox', { name: 'Search transcripts and patients' }).fill('vomiting');
+  // The transcripts are searchable once the background sync has fetched them.
+  await page.locator('.hits mark').first().waitFor({ timeout: 120_000 });
+  await page.screenshot({ path: join(out, 'recordings-search.png') });
+  await page.getByRole('button', { name: 'Back to the list' }).click();
 
   const healthy = await startReceiver();
   const failing = await startReceiver(() => 503);

@@ -45,6 +45,22 @@ export function currentNote<N extends NoteVersion>(
   return current;
 }
 
+/**
+ * Every version of the notes of `types`, newest first by the same rule (the first is the
+ * current one; ties go to the later note in array order).
+ */
+export function noteVersions<N extends NoteVersion>(
+  notes: readonly N[] | null | undefined,
+  types: string | readonly string[],
+): N[] {
+  const wanted = typeof types === 'string' ? [types] : types;
+  return (notes ?? [])
+    .map((note, index) => ({ note, index, ms: versionMs(note) }))
+    .filter(({ note }) => wanted.includes(note.type))
+    .sort((a, b) => (a.ms === b.ms ? b.index - a.index : b.ms > a.ms ? 1 : -1))
+    .map(({ note }) => note);
+}
+
 /** The transcript: the newest note across Transcript and NotesTranscript. */
 export const currentTranscript = <N extends NoteVersion>(
   notes: readonly N[] | null | undefined,
@@ -55,3 +71,8 @@ export const isProcessingContent = (content: string | null | undefined): boolean
   const trimmed = content?.trim() ?? '';
   return trimmed === '' || trimmed === '{}';
 };
+
+/** Every transcript version (Transcript and NotesTranscript), newest first. */
+export const transcriptVersions = <N extends NoteVersion>(
+  notes: readonly N[] | null | undefined,
+): N[] => noteVersions(notes, TRANSCRIPT_NOTE_TYPES);

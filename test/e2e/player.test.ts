@@ -16,6 +16,7 @@ describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo
   let page: Page;
   let wavLabel: string;
   let silentLabel: string;
+  let hubLabel: Label;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-player-'));
@@ -34,6 +35,8 @@ describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo
       `/organizations/${orgId}/labels?types=AggregateLabel&limit=1`,
     );
     silentLabel = aggregates.body[0]!.id;
+    const hub = await demo.get<Label[]>(`/organizations/${orgId}/labels?types=HubMic&limit=1`);
+    hubLabel = hub.body[0]!;
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
@@ -59,6 +62,21 @@ describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo
     await expect
       .poll(async () => Number(await position.getAttribute('aria-valuenow')))
       .toBeLessThan(10);
+  }, 60_000);
+
+  it('shows the wall clock on the axis of a hub record, and the audio time on others', async () => {
+    const axisText = () =>
+      page.evaluate(
+        `[...document.querySelector('.wave > div').shadowRoot.querySelectorAll('[part~="timeline-notch-primary"]')].map((n) => n.textContent).join(' ')`,
+      ) as Promise<string>;
+    await page.evaluate(`location.hash = "#record/${hubLabel.id}"`);
+    await page.getByRole('heading', { name: 'Audio' }).waitFor();
+    const start = (await page.evaluate(
+      `new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(${Date.parse(hubLabel.fromTime)})`,
+    )) as string;
+    await expect.poll(axisText, { timeout: 30_000 }).toContain(start);
+    await page.evaluate(`location.hash = "#record/${wavLabel}"`);
+    await expect.poll(axisText, { timeout: 30_000 }).toMatch(/^0:00 /);
   }, 60_000);
 
   it('says plainly when a recording has no audio', async () => {

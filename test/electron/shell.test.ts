@@ -164,20 +164,36 @@ describe('navigation and permissions', () => {
     expect(isAppUrl('earmark://app.evil/x')).toBe(false);
   });
 
-  it('denies every permission request', () => {
+  it('denies every permission request but clipboard writes from the app', async () => {
     let request:
-      | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void)
+      | ((
+          contents: unknown,
+          permission: string,
+          callback: (granted: boolean) => void,
+          details?: { requestingUrl: string },
+        ) => void)
       | undefined;
-    let check: (() => boolean) | undefined;
+    let check: ((contents?: unknown, permission?: string, origin?: string) => boolean) | undefined;
     denyPermissions({
       setPermissionRequestHandler: (h: typeof request) => (request = h),
       setPermissionCheckHandler: (h: typeof check) => (check = h),
     } as never);
     const answers: boolean[] = [];
+    const app = { requestingUrl: `${APP_ORIGIN}/index.html` };
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read'])
-      request!(null, permission, (granted) => answers.push(granted));
+      request!(null, permission, (granted) => answers.push(granted), app);
     expect(answers).toEqual([false, false, false, false]);
     expect(check!()).toBe(false);
+    expect(check!(null, 'clipboard-read', APP_ORIGIN)).toBe(false);
+
+    const write = (url: string) =>
+      new Promise<boolean>((resolve) =>
+        request!(null, 'clipboard-sanitized-write', resolve, { requestingUrl: url }),
+      );
+    expect(await write(app.requestingUrl)).toBe(true);
+    expect(await write('https://evil.example/')).toBe(false);
+    expect(check!(null, 'clipboard-sanitized-write', APP_ORIGIN)).toBe(true);
+    expect(check!(null, 'clipboard-sanitized-write', 'https://evil.example')).toBe(false);
   });
 });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Note } from '../../src/shared/api';
-import { currentNote, currentTranscript, isProcessingContent } from '../../src/shared/transcript';
+import {
+  currentNote,
+  currentTranscript,
+  isProcessingContent,
+  transcriptVersions,
+} from '../../src/shared/transcript';
 
 const note = (type: string, content: string, createdAt?: string, time?: string) => ({
   type,
@@ -109,6 +114,34 @@ describe('currentTranscript', () => {
   it('answers undefined for a record without transcripts', () => {
     expect(currentTranscript([note('SOAP', 's', '2026-10-01T10:00:00Z')])).toBeUndefined();
     expect(currentTranscript(null)).toBeUndefined();
+  });
+});
+
+describe('transcriptVersions', () => {
+  it('lists every transcript version newest first, the current one first', () => {
+    const notes = [
+      note('Transcript', 'second', '2026-10-01T10:00:00Z'),
+      note('SOAP', 'not a transcript', '2026-10-01T12:00:00Z'),
+      note('NotesTranscript', 'third', undefined, '2026-10-01T11:00:00Z'),
+      note('Transcript', 'unstamped'),
+      note('Transcript', 'first', '2026-10-01T11:30:00+02:00'),
+    ];
+    const versions = transcriptVersions(notes);
+    expect(versions.map((v) => v.content)).toEqual(['third', 'second', 'first', 'unstamped']);
+    expect(versions[0]).toBe(currentTranscript(notes));
+    expect(transcriptVersions(null)).toEqual([]);
+  });
+
+  it('breaks ties as currentNote does: the later note in array order first', () => {
+    const at = '2026-10-01T10:00:00.000Z';
+    const notes = [
+      note('Transcript', 'a', at),
+      note('Transcript', 'b', at),
+      note('Transcript', 'c'),
+    ];
+    expect(transcriptVersions(notes).map((v) => v.content)).toEqual(['b', 'a', 'c']);
+    const reversed = [...notes].reverse();
+    expect(transcriptVersions(reversed)[0]).toBe(currentTranscript(reversed));
   });
 });
 

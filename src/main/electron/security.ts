@@ -34,8 +34,20 @@ export function hardenWebContents(
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
-/** Denies every permission request (camera, microphone, notifications, geolocation, …) by default. */
+/** The one permission the app's own page gets: writing text to the clipboard (Copy buttons). */
+const CLIPBOARD_WRITE = 'clipboard-sanitized-write';
+
+/**
+ * Denies every permission request (camera, microphone, notifications, geolocation, clipboard
+ * reading, …), except clipboard writes from the app's own page: navigator.clipboard.writeText
+ * asks for it (check, then request) and rejects without it.
+ */
 export function denyPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(permission === CLIPBOARD_WRITE && isAppUrl(details?.requestingUrl ?? '')),
+  );
+  session.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin) =>
+      permission === CLIPBOARD_WRITE && isAppUrl(requestingOrigin ?? ''),
+  );
 }
