@@ -101,6 +101,10 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
     const target = consults.find((l) => l.patient !== null)!.patient!;
     const label = consults.find((l) => l.patient?.id !== target.id)!;
     await open(label.id);
+    // A record is a recording: the sidebar keeps Recordings current.
+    await expect(
+      page.getByRole('link', { name: 'Recordings' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
     const combobox = page.getByRole('combobox', { name: /patient/ });
 
     // A typed ID the service does not know: a clear error, nothing assigned.
