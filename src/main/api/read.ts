@@ -83,8 +83,32 @@ export function textList(source: JsonObject, key: string): string[] {
   return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
 }
 
+/** `Date.prototype.toISOString`'s form, with each field in its range (the day is checked below). */
+const CANONICAL_ISO =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const twoDigits = (text: string, at: number) =>
+  (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+
+/**
+ * Whether `value` is already what `toISOString` would give for it, so it can be kept as sent.
+ * Parsing and formatting cost about 2 µs a timestamp, four per label; this test about 0.04 µs.
+ * A day past its month's end (2023-02-29) is not: `Date.parse` rolls it over into the next month.
+ */
+function isCanonicalIso(value: string): boolean {
+  if (!CANONICAL_ISO.test(value)) return false;
+  const day = twoDigits(value, 8);
+  if (day <= 28) return true;
+  const month = twoDigits(value, 5);
+  const year = Number(value.slice(0, 4));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
+}
+
 /** An ISO 8601 string or epoch milliseconds (a number or digits), as an ISO string; else null. */
 export function timestampOf(value: unknown): string | null {
+  if (typeof value === 'string' && isCanonicalIso(value)) return value;
   const ms =
     typeof value === 'number'
       ? value

@@ -1,24 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { preparedStatement } from '../../shared/prepared-statements';
 
 /** A connection to a cache database (better-sqlite3, synchronous: used inside the cache's thread). */
 export type Db = BetterSqlite3.Database;
 
-const prepared = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
-
 /** The statement for `sql` on `db`, prepared once per connection and kept. */
-export function statement(db: Db, sql: string): BetterSqlite3.Statement {
-  let statements = prepared.get(db);
-  if (!statements) {
-    statements = new Map();
-    prepared.set(db, statements);
-  }
-  let found = statements.get(sql);
-  if (!found) {
-    found = db.prepare(sql);
-    statements.set(sql, found);
-  }
-  return found;
-}
+const statement = (db: Db, sql: string): BetterSqlite3.Statement => preparedStatement(db, sql);
 
 /** The rows of a query, typed by the caller (the SQL and the row type sit side by side). */
 export const all = <Row>(db: Db, sql: string, params: unknown = {}): Row[] =>

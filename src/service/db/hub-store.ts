@@ -1,6 +1,6 @@
 import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
-import type { ServiceDatabase } from './database';
+import { statement, type ServiceDatabase } from './database';
 
 export interface DeviceRow {
   id: string;
@@ -56,28 +56,30 @@ export class HubStore {
   constructor(private readonly db: ServiceDatabase) {}
 
   createDevice(row: DeviceRow): void {
-    this.db
-      .prepare(
-        'INSERT INTO devices (id, organization_id, display_name, serial) VALUES (@id, @organization_id, @display_name, @serial)',
-      )
-      .run(row);
+    statement(
+      this.db,
+      'INSERT INTO devices (id, organization_id, display_name, serial) VALUES (@id, @organization_id, @display_name, @serial)',
+    ).run(row);
   }
 
   device(id: string): DeviceRow | undefined {
-    return this.db.prepare('SELECT * FROM devices WHERE id = ?').get(id) as DeviceRow | undefined;
+    return statement(this.db, 'SELECT * FROM devices WHERE id = ?').get(id) as
+      DeviceRow | undefined;
   }
 
   devices(organizationId?: string, limit = -1): DeviceRow[] {
     if (organizationId === undefined)
-      return this.db.prepare('SELECT * FROM devices ORDER BY id').all() as DeviceRow[];
-    return this.db
-      .prepare('SELECT * FROM devices WHERE organization_id = ? ORDER BY display_name, id LIMIT ?')
-      .all(organizationId, limit) as DeviceRow[];
+      return statement(this.db, 'SELECT * FROM devices ORDER BY id').all() as DeviceRow[];
+    return statement(
+      this.db,
+      'SELECT * FROM devices WHERE organization_id = ? ORDER BY display_name, id LIMIT ?',
+    ).all(organizationId, limit) as DeviceRow[];
   }
 
   /** Stores minutes, keeping any already there (the simulator may regenerate a partial day). */
   insertMinutes(deviceId: string, minutes: readonly HubMinute[]): void {
-    const insert = this.db.prepare(
+    const insert = statement(
+      this.db,
       `INSERT OR IGNORE INTO hub_minutes (device_id, minute_ms, speech_ms, transcript, diarized, clips, audio_ok)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -95,9 +97,10 @@ export class HubStore {
   }
 
   lastMinuteMs(deviceId: string): number | undefined {
-    const row = this.db
-      .prepare('SELECT max(minute_ms) AS last FROM hub_minutes WHERE device_id = ?')
-      .get(deviceId) as {
+    const row = statement(
+      this.db,
+      'SELECT max(minute_ms) AS last FROM hub_minutes WHERE device_id = ?',
+    ).get(deviceId) as {
       last: number | null;
     };
     return row.last ?? undefined;
@@ -105,37 +108,34 @@ export class HubStore {
 
   /** Minutes whose start lies in [startMs, endMs), oldest first. */
   minutes(deviceId: string, startMs: number, endMs: number): MinuteRow[] {
-    return this.db
-      .prepare(
-        `SELECT minute_ms, speech_ms, transcript, diarized, clips, audio_ok FROM hub_minutes
+    return statement(
+      this.db,
+      `SELECT minute_ms, speech_ms, transcript, diarized, clips, audio_ok FROM hub_minutes
          WHERE device_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms`,
-      )
-      .all(deviceId, startMs, endMs) as MinuteRow[];
+    ).all(deviceId, startMs, endMs) as MinuteRow[];
   }
 
   insertConversation(row: ConversationRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO conversations (id, organization_id, device_id, start_ms, end_ms, status, speech_minute_count, origin,
+    statement(
+      this.db,
+      `INSERT INTO conversations (id, organization_id, device_id, start_ms, end_ms, status, speech_minute_count, origin,
            not_importable_reason, transcript_text, label_id, created_ms, completed_ms, next_step_ms)
          VALUES (@id, @organization_id, @device_id, @start_ms, @end_ms, @status, @speech_minute_count, @origin,
            @not_importable_reason, @transcript_text, @label_id, @created_ms, @completed_ms, @next_step_ms)`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   conversation(id: string): ConversationRow | undefined {
-    return this.db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as
+    return statement(this.db, 'SELECT * FROM conversations WHERE id = ?').get(id) as
       ConversationRow | undefined;
   }
 
   /** The first conversation on the device whose range intersects [startMs, endMs), if any. */
   overlapping(deviceId: string, startMs: number, endMs: number): ConversationRow | undefined {
-    return this.db
-      .prepare(
-        'SELECT * FROM conversations WHERE device_id = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms LIMIT 1',
-      )
-      .get(deviceId, endMs, startMs) as ConversationRow | undefined;
+    return statement(
+      this.db,
+      'SELECT * FROM conversations WHERE device_id = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms LIMIT 1',
+    ).get(deviceId, endMs, startMs) as ConversationRow | undefined;
   }
 
   /** Newest first; ties on created_ms broken by id so the keyset cursor is total. */
@@ -145,41 +145,38 @@ export class HubStore {
     if (query.status !== undefined) where.push('status = @status');
     if (query.after)
       where.push('(created_ms < @afterMs OR (created_ms = @afterMs AND id < @afterId))');
-    return this.db
-      .prepare(
-        `SELECT * FROM conversations WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC LIMIT @limit`,
-      )
-      .all({
-        organizationId: query.organizationId,
-        deviceId: query.deviceId,
-        status: query.status,
-        afterMs: query.after?.createdMs,
-        afterId: query.after?.id,
-        limit: query.limit,
-      }) as ConversationRow[];
+    return statement(
+      this.db,
+      `SELECT * FROM conversations WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC LIMIT @limit`,
+    ).all({
+      organizationId: query.organizationId,
+      deviceId: query.deviceId,
+      status: query.status,
+      afterMs: query.after?.createdMs,
+      afterId: query.after?.id,
+      limit: query.limit,
+    }) as ConversationRow[];
   }
 
   updateConversation(id: string, changes: Partial<Omit<ConversationRow, 'id'>>): void {
     const columns = Object.keys(changes);
     if (columns.length === 0) return;
-    this.db
-      .prepare(
-        `UPDATE conversations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
-      )
-      .run({ ...changes, id });
+    statement(
+      this.db,
+      `UPDATE conversations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+    ).run({ ...changes, id });
   }
 
   /** Conversations whose next processing step is due at or before `ms`. */
   dueConversations(ms: number): ConversationRow[] {
-    return this.db
-      .prepare(
-        'SELECT * FROM conversations WHERE next_step_ms IS NOT NULL AND next_step_ms <= ? ORDER BY next_step_ms',
-      )
-      .all(ms) as ConversationRow[];
+    return statement(
+      this.db,
+      'SELECT * FROM conversations WHERE next_step_ms IS NOT NULL AND next_step_ms <= ? ORDER BY next_step_ms',
+    ).all(ms) as ConversationRow[];
   }
 
   nextDueMs(): number | undefined {
-    const row = this.db.prepare('SELECT min(next_step_ms) AS due FROM conversations').get() as {
+    const row = statement(this.db, 'SELECT min(next_step_ms) AS due FROM conversations').get() as {
       due: number | null;
     };
     return row.due ?? undefined;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_ID_PREFIX, type EventData, type ServiceEvent } from '../../shared/api';
-import type { ServiceDatabase } from '../db/database';
+import { statement, type ServiceDatabase } from '../db/database';
 
 export type LoggedEventType = keyof EventData;
 
@@ -49,7 +49,7 @@ export class EventLog {
 
   /** The sequence number of the newest event (0 for an empty log). */
   lastSeq(): number {
-    const row = this.db.prepare('SELECT max(seq) AS seq FROM events').get() as {
+    const row = statement(this.db, 'SELECT max(seq) AS seq FROM events').get() as {
       seq: number | null;
     };
     return row.seq ?? 0;
@@ -57,9 +57,10 @@ export class EventLog {
 
   /** Events after `afterSeq`, oldest first. */
   since(afterSeq: number, limit = 1000): (ServiceEvent & { seq: number })[] {
-    const rows = this.db
-      .prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?')
-      .all(afterSeq, limit) as EventRow[];
+    const rows = statement(this.db, 'SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(
+      afterSeq,
+      limit,
+    ) as EventRow[];
     return rows.map((row) => ({
       seq: row.seq,
       id: row.id,

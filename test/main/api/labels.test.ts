@@ -229,6 +229,32 @@ describe('audio', () => {
     expect(await bytes(stale.body)).toEqual(whole);
   });
 
+  it("leaves a body handed over cancellable by the caller's signal", async () => {
+    // Ten minutes (9.6 MB): still arriving when the signal aborts. In another organization, so
+    // the listings of this file do not see it.
+    const long: AudioRecipe = { sampleRate: 8000, samples: 8000 * 600, clips: [] };
+    const { secondary } = env.svc.credentials;
+    const id = env.svc.service.labels.create({
+      organizationId: secondary.organizationId,
+      type: 'DictationAudio',
+      fromMs: T0,
+      toMs: T0 + 10 * MINUTE_MS,
+      friendlyName: 'Exam Room iPad',
+      deviceSerial: 'IPAD-1',
+      audio: {
+        content_type: 'audio/wav',
+        byte_length: recipeByteLength(long),
+        source_kind: 'recipe',
+        source: JSON.stringify(long),
+      },
+    });
+    const { client } = env.connect({ apiKey: secondary.apiKey });
+    const controller = new AbortController();
+    const audio = await client.labels.audio(id, { signal: controller.signal });
+    controller.abort();
+    await expect(bytes(audio.body)).rejects.toThrow('aborted');
+  });
+
   it('reports a label without audio as not_found, a range past the end as bad_request', async () => {
     const none = await rejection(env.client.labels.audio(labelIds[1]!), 'not_found');
     expect(none.detail).toBe(`Label ${labelIds[1]} has no audio recording.`);

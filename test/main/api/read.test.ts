@@ -15,6 +15,14 @@ describe('timestampOf', () => {
     ['null', null, null],
     ['garbage', 'next tuesday', null],
     ['an object', {}, null],
+    // toISOString's own form is kept as sent; a look-alike out of range reads as Date.parse reads
+    // it (rolled over into the next month or day, or refused).
+    ['29 February of a leap year', '2024-02-29T23:59:59.999Z', '2024-02-29T23:59:59.999Z'],
+    ['29 February of another year', '2023-02-29T08:00:00.000Z', '2023-03-01T08:00:00.000Z'],
+    ['31 April', '2026-04-31T08:00:00.000Z', '2026-05-01T08:00:00.000Z'],
+    ['hour 24', '2026-09-30T24:00:00.000Z', '2026-10-01T00:00:00.000Z'],
+    ['month 13', '2026-13-01T08:00:00.000Z', null],
+    ['second 60', '2026-10-01T07:59:60.000Z', null],
   ])('%s', (_, value, expected) => {
     expect(timestampOf(value)).toBe(expected);
   });

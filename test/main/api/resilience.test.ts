@@ -161,6 +161,27 @@ describe('time-outs and cancellation', () => {
     expect(seen('GET', '/devices')).toBe(1);
   });
 
+  it('cancels every request sharing one signal, those queued for a connection too', async () => {
+    const { client, sleeps } = make();
+    const CALLS = 12; // twice the pool's connections, more than Node's 10 listeners
+    env.proxy.inject({ kind: 'delay', ms: 2000 }, CALLS);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const calls = Array.from({ length: CALLS }, () =>
+        rejection(client.devices.list({}, { signal: controller.signal }), 'cancelled'),
+      );
+      setTimeout(() => controller.abort(), 100);
+      await Promise.all(calls);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    expect(sleeps).toEqual([]);
+  });
+
   it('sends nothing when the signal is already aborted', async () => {
     const { client } = make();
     await rejection(client.identity.me({ signal: AbortSignal.abort() }), 'cancelled');
