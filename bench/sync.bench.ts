@@ -3,8 +3,8 @@
 //
 //   npx tsx bench/sync.bench.ts        (or: npm run bench -- sync)
 //
-// The reference service runs in a child process (`src/service/cli.ts --seed scale:10000`), so
-// its CPU is not the syncing process's; its rate limit is lifted (`--rate-limit 1000000/1`):
+// The reference service runs in a child process (`src/service/cli.ts --seed scale:10000`, started
+// by bench/lib/service.ts), so its CPU is not the syncing process's; its rate limit is lifted (`--rate-limit 1000000/1`):
 // the default, 3000 requests a minute, would make the limit the figure (a first sync of 10,000
 // labels makes 10,000 detail requests). The service is warmed up first (listing everything and
 // fetching 2,000 details): the figure is the sync's, not the JIT's of a service just started.
@@ -18,19 +18,20 @@
 // - event-loop delay p99 during the sync (monitorEventLoopDelay, 1 ms resolution, so the value
 //   includes that millisecond), worst of the runs; target 20 ms; baseline: the same sync with the
 //   database on the main thread (`thread: 'main'`).
+// Also recorded for each sync: the CPU this process and the service used meanwhile (the service's
+// from /proc, Linux only): on two cores they share the machine, and the split says which side a
+// sync waits for.
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { createApiClient, type ApiClient } from '../src/main/api/client';
 import { openCache } from '../src/main/cache';
 import { openCacheDatabase } from '../src/main/cache/database';
-import { createSyncEngine, type SyncResult } from '../src/main/sync';
-import { repoRoot } from './lib/paths';
+import { createSyncEngine, SYNC_DEFAULTS, type SyncResult } from '../src/main/sync';
 import { machine, median, report, type Figure } from './lib/report';
+import { startScaleService, type ScaleService } from './lib/service';
 
 const LABELS = 10_000;
 const RUNS = 3;
@@ -38,48 +39,6 @@ const TARGET_LABELS_PER_S = 2000;
 const TARGET_LOOP_P99_MS = 20;
 const WARM_UP_DETAILS = 2000;
 const LOOP_RESOLUTION_MS = 1;
-
-interface Service {
-  baseUrl: string;
-  apiKey: string;
-  organizationId: string;
-  stop(): void;
-}
-
-async function startService(dataDir: string): Promise<Service> {
-  const child = spawn(
-    join(repoRoot, 'node_modules', '.bin', 'tsx'),
-    [
-      join(repoRoot, 'src', 'service', 'cli.ts'),
-      '--data',
-      dataDir,
-      '--seed',
-      `scale:${LABELS}`,
-      '--rate-limit',
-      '1000000/1',
-    ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], detached: true },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the service exited (${code})`)));
-  });
-  const { baseUrl, credentials } = JSON.parse(line) as {
-    baseUrl: string;
-    credentials: { primary: { apiKey: string; organizationId: string } };
-  };
-  return {
-    baseUrl,
-    ...credentials.primary,
-    stop: () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
 
 /** Lists every label and fetches some details, so the service's code is compiled and hot. */
 async function warmUp(api: ApiClient, organizationId: string): Promise<void> {
@@ -100,19 +59,26 @@ interface Run {
   labelsPerS: number;
   loopP99Ms: number;
   loopMaxMs: number;
+  /** CPU used meanwhile by this process (all its threads) and by the service. */
+  cpuMs: number;
+  serviceCpuMs: number | null;
   result: SyncResult;
 }
 
-async function syncOnce(service: Service, dir: string, thread: Run['thread']): Promise<Run> {
+async function syncOnce(service: ScaleService, dir: string, thread: Run['thread']): Promise<Run> {
   const file = join(dir, `${thread}-${Date.now()}.sqlite`);
   const cache = await openCache({ file, thread });
   const api = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
   const engine = createSyncEngine({ cache, api, organizationId: service.organizationId });
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
+  const serviceBefore = service.cpuMs();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const result = await engine.run();
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const serviceAfter = service.cpuMs();
   loop.disable();
   const stats = await cache.read.stats();
   await api.close();
@@ -125,6 +91,9 @@ async function syncOnce(service: Service, dir: string, thread: Run['thread']): P
     labelsPerS: LABELS / (ms / 1000),
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    serviceCpuMs:
+      serviceBefore === null || serviceAfter === null ? null : serviceAfter - serviceBefore,
     result,
   };
 }
@@ -133,7 +102,7 @@ async function syncOnce(service: Service, dir: string, thread: Run['thread']): P
  * The service's ceiling in this run: the same requests as a first sync (every listing page,
  * every label's detail, 8 at a time), nothing stored.
  */
-async function fetchOnly(service: Service): Promise<number> {
+async function fetchOnly(service: ScaleService): Promise<number> {
   const api = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
   const started = performance.now();
   const ids: string[] = [];
@@ -189,7 +158,7 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const machineInfo = machine();
   const dir = mkdtempSync(join(tmpdir(), 'earmark-sync-bench-'));
-  const service = await startService(join(dir, 'service'));
+  const service = await startScaleService(join(dir, 'service'), LABELS);
   try {
     const api = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
     await warmUp(api, service.organizationId);
@@ -216,12 +185,20 @@ async function main(): Promise<void> {
 
     const show = (runs: Run[]) =>
       runs.map((r) => `${r.labelsPerS.toFixed(0)}/s (p99 ${r.loopP99Ms.toFixed(1)} ms)`).join(', ');
+    const cpu = (runs: Run[]) =>
+      runs
+        .map(
+          (r) =>
+            `${(r.cpuMs / 1000).toFixed(1)} s + ${((r.serviceCpuMs ?? NaN) / 1000).toFixed(1)} s`,
+        )
+        .join(', ');
     const rawMs = median(raw.map((r) => r.ms))!;
     process.stdout.write(
       `\nsync of ${LABELS} labels with notes (target ≥ ${TARGET_LABELS_PER_S} labels/s, ` +
         `event-loop p99 ≤ ${TARGET_LOOP_P99_MS} ms)\n` +
         `  database in worker threads: ${show(worker)}\n` +
         `  database on the main thread: ${show(inline)}\n` +
+        `  CPU during each sync in worker threads, this process + the service: ${cpu(worker)}\n` +
         `  the same requests, nothing stored: ${ceiling.map((ms) => `${(LABELS / (ms / 1000)).toFixed(0)}/s`).join(', ')}\n` +
         `  raw inserts, one transaction: ${(LABELS / (rawMs / 1000)).toFixed(0)} labels/s ` +
         `(${rawMs.toFixed(0)} ms the event loop is blocked)\n`,
@@ -252,7 +229,7 @@ async function main(): Promise<void> {
       mainThreadRuns: inline.map(({ result: _r, ...run }) => run),
       rawInsertMs: raw.map((r) => r.ms),
       fetchOnlyMs: ceiling,
-      tuning: 'defaults (concurrency 8, pages of 1000, writes of 100), the app’s client defaults',
+      tuning: `defaults (concurrency ${SYNC_DEFAULTS.concurrency}, pages of ${SYNC_DEFAULTS.labelPageSize}, writes of ${SYNC_DEFAULTS.writeBatch}), the app’s client defaults`,
       note:
         'The service runs in a child process on the same machine (rate limit lifted, warmed ' +
         'up); each run syncs into a new empty cache. Event-loop values include the 1 ms ' +

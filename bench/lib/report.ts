@@ -5,13 +5,28 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchDir } from './paths';
 
+/**
+ * The units a figure may carry, and which way its target goes: a time, a size or a ratio must
+ * stay at most the target; a rate must reach at least it.
+ */
+export const UNITS = {
+  ms: 'at most',
+  MB: 'at most',
+  '×': 'at most',
+  'labels/s': 'at least',
+} as const;
+export type Unit = keyof typeof UNITS;
+
+/** Set by bench/run.ts for each benchmark it starts: written into its results, to find them. */
+export const RUN_ID = 'EARMARK_BENCH_RUN_ID';
+
 export interface Figure {
   /** What is measured, e.g. "draw, median". */
   figure: string;
-  unit: 'ms';
+  unit: Unit;
   /** null when nothing could be measured (the table says "none"). */
   measured: number | null;
-  /** The spec's target: measured must be at most this. */
+  /** The spec's target: measured must be at most this, or at least it for a rate (see UNITS). */
   target: number;
   /** The same kind of figure for the baseline of this run. */
   baseline: number | null;
@@ -26,6 +41,8 @@ export interface Figure {
 export interface BenchResult {
   benchmark: string;
   startedAt: string;
+  /** The run of bench/run.ts that started this benchmark (absent when it was run directly). */
+  runId?: string;
   machine: {
     cpu: string;
     cores: number;
@@ -40,13 +57,26 @@ export interface BenchResult {
   details: Record<string, unknown>;
 }
 
-export const passes = (figure: Figure): boolean =>
-  figure.measured === null
-    ? (figure.noneMeans ?? 'fail') === 'pass'
+export const passes = (figure: Figure): boolean => {
+  if (figure.measured === null) return (figure.noneMeans ?? 'fail') === 'pass';
+  return UNITS[figure.unit] === 'at least'
+    ? figure.measured >= figure.target
     : figure.measured <= figure.target;
+};
 
-const show = (value: number | null, unit: string) =>
-  value === null ? 'none' : `${value.toFixed(value < 100 ? 2 : 1)} ${unit}`;
+const withUnit = (number: string, unit: Unit) =>
+  unit === '×' ? `${number}×` : `${number} ${unit}`;
+
+/** A value with its unit, e.g. "12.34 ms", "1.08×"; "none" for null. */
+export const amount = (value: number | null, unit: Unit): string =>
+  value === null ? 'none' : withUnit(value.toFixed(Math.abs(value) < 100 ? 2 : 1), unit);
+
+/** The target as a bound, e.g. "≤ 8 ms", "≥ 2000 labels/s". */
+export const targetText = ({ target, unit }: Pick<Figure, 'target' | 'unit'>): string =>
+  `${UNITS[unit] === 'at least' ? '≥' : '≤'} ${withUnit(String(target), unit)}`;
+
+/** The 1-minute load average now, to two decimals. */
+export const loadNow = (): number => Number(loadavg()[0]!.toFixed(2));
 
 /** The machine, and how busy it was when the run began (call it first thing). */
 export function machine(extra: Record<string, string | number> = {}): BenchResult['machine'] {
@@ -55,7 +85,7 @@ export function machine(extra: Record<string, string | number> = {}): BenchResul
     cpu: all[0]?.model ?? 'unknown',
     cores: all.length,
     node: process.version,
-    loadAtStart: Number(loadavg()[0]!.toFixed(2)),
+    loadAtStart: loadNow(),
     ...extra,
   };
 }
@@ -70,9 +100,9 @@ export function report(
 ): string {
   const rows = figures.map((f) => [
     f.figure,
-    show(f.measured, f.unit),
-    `≤ ${f.target} ${f.unit}`,
-    show(f.baseline, f.unit),
+    amount(f.measured, f.unit),
+    targetText(f),
+    amount(f.baseline, f.unit),
     passes(f) ? 'pass' : 'FAIL',
   ]);
   const header = ['figure', 'measured', 'target', 'baseline', 'pass/fail'];
@@ -80,7 +110,7 @@ export function report(
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ');
   // Other work on the machine inflates every figure: say how busy it was.
-  const info = { ...machineInfo, loadAtEnd: Number(loadavg()[0]!.toFixed(2)) };
+  const info = { ...machineInfo, loadAtEnd: loadNow() };
   const out = [
     `\n${benchmark} — ${info.cpu}, ${info.cores} cores, Node ${info.node}; ` +
       `load average ${info.loadAtStart} at start, ${info.loadAtEnd} at end`,
@@ -95,6 +125,7 @@ export function report(
   const result: BenchResult = {
     benchmark,
     startedAt: startedAt.toISOString(),
+    ...(process.env[RUN_ID] ? { runId: process.env[RUN_ID] } : {}),
     machine: info,
     figures: figures.map((f) => ({ ...f, pass: passes(f) })),
     details,
