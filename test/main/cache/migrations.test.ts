@@ -185,6 +185,39 @@ describe('003 task boards', () => {
   });
 });
 
+describe('004 patients index', () => {
+  it('answers the known patients from the index alone, with what version 3 held', () => {
+    const { db, file } = cacheAt(3);
+    runQuery(db, 'write', 'storeLabels', [
+      [
+        label(1, { patient: 'Maple' }),
+        label(2, { patient: 'Biscuit' }),
+        label(3, { patient: 'Maple' }),
+        label(4, { patient: null }),
+      ],
+      T0,
+    ]);
+    migrate(db, file, MIGRATIONS, 4);
+    const plan = (
+      db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT patient_id, patient_name, count(*), max(from_ms)
+             FROM labels WHERE patient_id IS NOT NULL GROUP BY patient_id`,
+        )
+        .all() as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join('; ');
+    expect(plan).toContain('COVERING INDEX labels_by_patient');
+    expect(runQuery(db, 'read', 'patients', [''])).toEqual([
+      { id: 'patient-Biscuit', name: 'Biscuit', recordings: 1 },
+      { id: 'patient-Maple', name: 'Maple', recordings: 2 },
+    ]);
+    checkIndexes(db);
+    db.close();
+  });
+});
+
 describe('a database from an older app', () => {
   it('is brought to the newest version at open', () => {
     const { db, file } = cacheAt(1);

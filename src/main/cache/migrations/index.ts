@@ -2,8 +2,14 @@ import type { Migration } from '../migrate';
 import { migration as coreTables } from './001-core-tables';
 import { migration as fullTextSearch } from './002-full-text-search';
 import { migration as taskBoards } from './003-task-boards';
+import { migration as patientsIndex } from './004-patients-index';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
-export const MIGRATIONS: readonly Migration[] = [coreTables, fullTextSearch, taskBoards];
+export const MIGRATIONS: readonly Migration[] = [
+  coreTables,
+  fullTextSearch,
+  taskBoards,
+  patientsIndex,
+];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
