@@ -311,6 +311,10 @@ class Download {
         if (this.signal?.aborted) throw this.cancelled(error);
         if (error instanceof Restart) await this.restart();
         else if (!(error instanceof Interrupted) && !isTransient(error)) throw error;
+        // Never reached in this run, though the client retried: offline, say so now. Waiting
+        // out the stalls is for a service that answered and then broke off.
+        else if (isUnreachable(error) && !this.requests.some((request) => request.status > 0))
+          throw error;
         stalls = this.offset > before ? 0 : stalls + 1;
         if (stalls > maxStalls || ++interruptions > maxInterruptions) {
           if (error instanceof Restart || error instanceof Interrupted) {
@@ -692,3 +696,4 @@ const TRANSIENT: ReadonlySet<string> = new Set([
   'rate_limited',
 ]);
 const isTransient = (error: unknown) => error instanceof ApiError && TRANSIENT.has(error.kind);
+const isUnreachable = (error: unknown) => error instanceof ApiError && error.kind === 'offline';

@@ -379,6 +379,27 @@ describe('resume', () => {
   });
 });
 
+describe('a service that cannot be reached', () => {
+  it('fails at once as offline (the client has retried), without waiting out the stalls', async () => {
+    const folder = fx.tempFolder();
+    let requests = 0;
+    const unreachable: AudioSource = {
+      get: (...args) => env.client.labels.get(...args),
+      audio: () => {
+        requests++;
+        return Promise.reject(new ApiError('offline'));
+      },
+    };
+    const error = await rejection(
+      downloadLabelAudio(unreachable, wavId, { folder, retryDelayMs: 60_000 }),
+      ApiError,
+    );
+    expect(error.kind).toBe('offline');
+    expect(requests).toBe(1);
+    expect(fx.visibleFiles(folder)).toEqual([]);
+  });
+});
+
 describe('folders that cannot take the file', () => {
   it('a missing folder: folder_missing', async () => {
     const error = await rejection(
