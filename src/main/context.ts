@@ -29,6 +29,8 @@ export interface CoreContext {
   remember(write: (writer: CacheWriter) => Promise<unknown>): Promise<void>;
   /** Where exports go unless the user picks another folder (the folder dialog starts there). */
   defaultExportFolder(): string;
+  /** Registers work to stop when the app closes, before its caches and client close. */
+  onClose(stop: () => Promise<void>): void;
   /** Starts a sync of the active account unless one runs; answers the status. */
   sync(): SyncStatus;
   syncStatus(): SyncStatus;

@@ -197,6 +197,8 @@ export function createCore(options: CoreOptions): Core {
     return cache;
   };
 
+  const closing: (() => Promise<void>)[] = [];
+
   const context: CoreContext = {
     options,
     accounts,
@@ -214,6 +216,7 @@ export function createCore(options: CoreOptions): Core {
           () => undefined,
         ),
     defaultExportFolder: () => options.exportFolder ?? defaultExportFolder(),
+    onClose: (stop) => closing.push(stop),
     sync,
     syncStatus: () => syncRunner.current,
   };
@@ -247,6 +250,7 @@ export function createCore(options: CoreOptions): Core {
     },
     async close() {
       clearInterval(syncTimer);
+      for (const stop of closing) await stop();
       await syncRunner.stop();
       for (const opened of caches.values()) await (await opened).close();
       await client?.client.close();

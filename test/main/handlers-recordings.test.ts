@@ -570,6 +570,28 @@ describe('export', () => {
       kind: 'not_found',
     });
   });
+
+  it('closing the app cancels an export under way and leaves no partial file', async () => {
+    const folder = await exportFolder('closed');
+    slowAudio = true;
+    try {
+      let closed: Promise<void> | undefined;
+      const { answer } = await runExport(
+        { folderId: folder.folderId, labels: { ids: [ids.big1!] } },
+        (event) => {
+          if (!closed && event.file.bytesDone > 256 * 1024) closed = core.close();
+        },
+      );
+      await closed;
+      const summary = summaryOf(answer);
+      expect(summary.status).toBe('cancelled');
+      expect(summary.rows.map((row) => row.status)).toEqual(['cancelled']);
+      expect(hiddenFiles(folder.path)).toEqual([]);
+    } finally {
+      slowAudio = false;
+      core = openCore();
+    }
+  });
 });
 
 describe('offline', () => {

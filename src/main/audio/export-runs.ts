@@ -24,6 +24,8 @@ interface Run {
   folder: string;
   /** Until it answers (a summary or an error); then its folder may be opened. */
   running: boolean;
+  /** Settles when it has answered. */
+  settled: Promise<unknown>;
 }
 
 const exportRow = (row: ManifestRow): ExportRow => ({
@@ -90,8 +92,23 @@ export class ExportRuns {
         `The export ${exportId} has already been started; start a new export instead.`,
       );
     }
-    const run: Run = { abort: new AbortController(), folder, running: true };
+    const run: Run = {
+      abort: new AbortController(),
+      folder,
+      running: true,
+      settled: Promise.resolve(),
+    };
     this.runs.set(exportId, run);
+    const answer = this.perform(job, run);
+    run.settled = answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    return answer;
+  }
+
+  private async perform(job: ExportJob, run: Run): Promise<ExportSummary> {
+    const { exportId, folder } = job;
     const { signal } = run.abort;
 
     const progress = progressEvents(exportId, this.emit);
@@ -122,6 +139,13 @@ export class ExportRuns {
     } finally {
       run.running = false;
     }
+  }
+
+  /** Cancels every export still running and waits for each to clean up (the app is closing). */
+  async stopAll(): Promise<void> {
+    const running = [...this.runs.values()].filter((run) => run.running);
+    for (const run of running) run.abort.abort();
+    await Promise.all(running.map((run) => run.settled));
   }
 
   /** Stops a running export (its summary then says cancelled); a finished one stays as it is. */

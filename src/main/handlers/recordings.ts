@@ -42,6 +42,8 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
   const organizationId = () => accounts.active().account.organizationId;
   const folders = new ExportFolders();
   const runs = new ExportRuns((event) => emit('export.progress', event));
+  // Quitting cancels the exports under way, so none is left with a partial file.
+  context.onClose(() => runs.stopAll());
 
   /** When the cache last completed a sync: this run's, else the one it remembers (an offline start). */
   async function syncedAt(read: CacheReader): Promise<string | null> {
