@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../support/skip';
 import { TOTAL_COUNT_HEADER, type Label } from '../../src/shared/api';
 import type {
   ChannelInput,
@@ -499,10 +500,7 @@ describe('export', () => {
   it('an unwritable folder: a clear error naming it, nothing written', async (context) => {
     const folder = await exportFolder('read-only');
     const undo = fx.makeUnwritable(folder.path);
-    if (typeof undo === 'string') {
-      console.warn(`Skipping: ${undo}`);
-      return context.skip(undo);
-    }
+    if (typeof undo === 'string') return skipBecause(context, undo);
     try {
       const { answer } = await runExport({
         folderId: folder.folderId,
@@ -527,10 +525,7 @@ describe('export', () => {
     mkdirSync(folder);
     // Room for one 2-minute recording (1.9 MB), not two.
     const unmount = mountSmallDisk(folder, 3 * 1024 * 1024);
-    if (typeof unmount === 'string') {
-      console.warn(`Skipping: ${unmount}`);
-      return context.skip(unmount);
-    }
+    if (typeof unmount === 'string') return skipBecause(context, unmount);
     try {
       const { folderId } = await call('export.useFolder', { path: folder });
       const { answer } = await runExport({

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../../support/skip';
 import { ApiError } from '../../../src/main/api/errors';
 import {
   downloadLabelAudio,
@@ -412,10 +413,7 @@ describe('folders that cannot take the file', () => {
   it('a read-only folder: folder_not_writable, nothing left', async (context) => {
     const folder = fx.tempFolder();
     const undo = fx.makeUnwritable(folder);
-    if (typeof undo === 'string') {
-      console.warn(`Skipping: ${undo}`);
-      return context.skip(undo);
-    }
+    if (typeof undo === 'string') return skipBecause(context, undo);
     try {
       const error = await rejection(downloadLabelAudio(source(), wavId, { folder }), AudioError);
       expect(error.kind).toBe('folder_not_writable');

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { skipBecause } from '../../support/skip';
 import { AudioError, fileErrorOf } from '../../../src/main/audio/errors';
 import {
   csvField,
@@ -196,10 +197,7 @@ describe('exportLabels', () => {
   it('an unwritable folder: a typed error before any download, nothing left behind', async (context) => {
     const folder = fx.tempFolder('earmark-export-');
     const undo = fx.makeUnwritable(folder);
-    if (typeof undo === 'string') {
-      console.warn(`Skipping: ${undo}`);
-      return context.skip(undo);
-    }
+    if (typeof undo === 'string') return skipBecause(context, undo);
     try {
       const error = await exportLabels(labels(), [wavId, mp4Id], {
         folder,
