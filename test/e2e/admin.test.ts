@@ -1,18 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/service/webhooks/signature';
 import { startReceiver, type Receiver } from '../service/receiver';
-import { demoService, type DemoService } from './demo-service';
-import {
-  chromiumProblem,
-  launchChromium,
-  startShellProcess,
-  type ShellProcess,
-  invokeOverShell,
-} from './support';
+import type { DemoService } from './demo-service';
+import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
 const problem = chromiumProblem();
 /** How long a poll waits for the page to catch up. */
@@ -21,38 +12,27 @@ const WAIT = { timeout: 10_000, interval: 100 };
 describe.skipIf(problem !== undefined)(
   'administration in Chromium (browser shell, demo clinic)',
   () => {
-    let dataDir: string;
-    let browser: Browser;
-    let context: BrowserContext;
+    let app: AppOnEmbeddedDemo;
     let page: Page;
-    let shell: ShellProcess;
     let demo: DemoService;
     /** The webhook receiver: a server on 127.0.0.1, never any other address. */
     let receiver: Receiver;
     let secret = '';
 
-    const invoke = <T>(channel: string, input: unknown) =>
-      invokeOverShell<T>(context, shell.url, channel, input);
+    const invoke = <T>(channel: string, input: unknown) => app.invoke<T>(channel, input);
 
     beforeAll(async () => {
-      dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-admin-'));
       receiver = await startReceiver();
       expect(new URL(receiver.url).hostname).toBe('127.0.0.1');
-      browser = await launchChromium();
-      shell = await startShellProcess(['--data', dataDir, '--demo']);
-      context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      page.setDefaultTimeout(10_000);
-      await page.goto(shell.url);
-      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
-      demo = demoService(dataDir);
+      app = await openAppOnEmbeddedDemo('admin', {
+        context: { viewport: { width: 1280, height: 820 } },
+        defaultTimeoutMs: 10_000,
+      });
+      ({ page, demo } = app);
     }, 90_000);
     afterAll(async () => {
-      await browser?.close();
-      await shell?.stop();
+      await app?.close();
       await receiver?.close();
-      rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('creates a webhook and shows its secret once, with a warning', async () => {

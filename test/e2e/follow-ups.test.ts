@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label, Task } from '../../src/shared/api';
 import type { BoardView, GroupFollowUps } from '../../src/shared/ipc';
-import { demoService, type DemoService } from './demo-service';
+import type { DemoService } from './demo-service';
 import {
   chromiumProblem,
-  launchChromium,
-  startShellProcess,
+  openAppOnEmbeddedDemo,
+  type AppOnEmbeddedDemo,
   type ShellProcess,
-  invokeOverShell,
 } from './support';
 
 const problem = chromiumProblem();
@@ -21,16 +17,13 @@ const WAIT = { timeout: 10_000, interval: 100 };
 describe.skipIf(problem !== undefined)(
   'follow-ups in Chromium (browser shell, demo clinic)',
   () => {
-    let dataDir: string;
-    let browser: Browser;
-    let context: BrowserContext;
+    let app: AppOnEmbeddedDemo;
     let page: Page;
     let shell: ShellProcess;
     let demo: DemoService;
     let label: Label;
 
-    const invoke = <T>(channel: string, input: unknown) =>
-      invokeOverShell<T>(context, shell.url, channel, input);
+    const invoke = <T>(channel: string, input: unknown) => app.invoke<T>(channel, input);
 
     const appUrl = (hash: string) => `${new URL(shell.url).origin}/#${hash}`;
     const column = (status: string) => page.getByRole('region', { name: status, exact: true });
@@ -40,16 +33,11 @@ describe.skipIf(problem !== undefined)(
     };
 
     beforeAll(async () => {
-      dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-follow-ups-'));
-      browser = await launchChromium();
-      shell = await startShellProcess(['--data', dataDir, '--demo']);
-      context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      page.setDefaultTimeout(10_000);
-      await page.goto(shell.url);
-      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
-      demo = demoService(dataDir);
+      app = await openAppOnEmbeddedDemo('follow-ups', {
+        context: { viewport: { width: 1280, height: 820 } },
+        defaultTimeoutMs: 10_000,
+      });
+      ({ page, shell, demo } = app);
       const { organizationId } = demo.credentials.primary;
       const { body } = await demo.get<Label[]>(
         `/organizations/${organizationId}/labels?limit=50&types=ClinicConversation`,
@@ -58,9 +46,7 @@ describe.skipIf(problem !== undefined)(
       expect(label).toBeDefined();
     }, 90_000);
     afterAll(async () => {
-      await browser?.close();
-      await shell?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await app?.close();
     });
 
     it('offers to create the first board on a clinic without one (default template)', async () => {

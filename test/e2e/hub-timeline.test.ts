@@ -1,15 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumProblem,
-  launchChromium,
-  startShellProcess,
-  type ShellProcess,
-  invokeOverShell,
-} from './support';
+import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
 const problem = chromiumProblem();
 const MINUTE_MS = 60_000;
@@ -17,14 +8,10 @@ const MINUTE_MS = 60_000;
 describe.skipIf(problem !== undefined)(
   'hub review in Chromium (browser shell, demo clinic)',
   () => {
-    let dataDir: string;
-    let browser: Browser;
-    let context: BrowserContext;
+    let app: AppOnEmbeddedDemo;
     let page: Page;
-    let shell: ShellProcess;
 
-    const invoke = <T>(channel: string, input: unknown) =>
-      invokeOverShell<T>(context, shell.url, channel, input);
+    const invoke = <T>(channel: string, input: unknown) => app.invoke<T>(channel, input);
 
     const timeline = () => page.getByRole('slider', { name: /^Timeline of/ });
     const selectionSummary = () => page.getByRole('region', { name: 'Selection' });
@@ -43,18 +30,13 @@ describe.skipIf(problem !== undefined)(
     }
 
     beforeAll(async () => {
-      dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-hub-'));
-      browser = await launchChromium();
-      shell = await startShellProcess(['--data', dataDir, '--demo']);
-      context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
-      page = await context.newPage();
-      await page.goto(shell.url);
-      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
+      app = await openAppOnEmbeddedDemo('hub', {
+        context: { viewport: { width: 1280, height: 820 } },
+      });
+      ({ page } = app);
     }, 90_000);
     afterAll(async () => {
-      await browser?.close();
-      await shell?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await app?.close();
     });
 
     it('picks a device and a day', async () => {

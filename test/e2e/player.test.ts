@@ -1,31 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
-import { demoService } from './demo-service';
-import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
+import type { DemoService } from './demo-service';
+import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
 const problem = chromiumProblem();
 
 describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo clinic)', () => {
-  let dataDir: string;
-  let browser: Browser;
-  let shell: ShellProcess;
+  let app: AppOnEmbeddedDemo;
   let page: Page;
+  let demo: DemoService;
   let wavLabel: string;
   let silentLabel: string;
   let hubLabel: Label;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'earmark-e2e-player-'));
-    shell = await startShellProcess(['--data', dataDir, '--demo']);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(shell.url);
-    await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
-    const demo = demoService(dataDir);
+    app = await openAppOnEmbeddedDemo('player');
+    ({ page, demo } = app);
     const orgId = demo.credentials.primary.organizationId;
     const consults = await demo.get<Label[]>(
       `/organizations/${orgId}/labels?types=ClinicConversation&limit=5`,
@@ -39,9 +30,7 @@ describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo
     hubLabel = hub.body[0]!;
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
-    await shell?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('shows the waveform from main’s peaks, plays, and seeks with the keyboard', async () => {

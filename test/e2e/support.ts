@@ -13,6 +13,7 @@ import {
 import WebSocket from 'ws';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
 import { launch, type Launched } from '../service/child-process';
+import { demoService, type DemoService } from './demo-service';
 
 /** Debian's Chromium, driven by Playwright (never a Playwright browser download). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -137,10 +138,8 @@ export async function launchDemoService(serviceDir: string): Promise<DemoService
   return { service, ...banner };
 }
 
-/** The app in Chromium (browser shell) with an account on a demo clinic of its own. */
-export interface AppOnDemoService extends DemoServiceProcess {
-  /** The service's data folder (its SQLite database). */
-  serviceDir: string;
+/** The app in Chromium through the browser shell, on a fresh data folder. */
+export interface AppInChromium {
   dataDir: string;
   browser: Browser;
   context: BrowserContext;
@@ -148,6 +147,69 @@ export interface AppOnDemoService extends DemoServiceProcess {
   shell: ShellProcess;
   /** Calls the app's IPC as the renderer does. */
   invoke<T>(channel: string, input: unknown): Promise<T>;
+}
+
+interface AppInChromiumOptions {
+  /** Arguments of `npm run web` besides the data folder. */
+  shellArgs?: string[];
+  context?: BrowserContextOptions;
+  /** Playwright's default wait for the page's locators (its own default otherwise). */
+  defaultTimeoutMs?: number;
+}
+
+/** Starts the browser shell on a new data folder named after the suite, and Chromium on it. */
+async function openAppInChromium(
+  name: string,
+  { shellArgs = [], context: contextOptions = {}, defaultTimeoutMs }: AppInChromiumOptions,
+): Promise<AppInChromium> {
+  const dataDir = mkdtempSync(join(tmpdir(), `earmark-e2e-${name}-`));
+  const browser = await launchChromium();
+  const shell = await startShellProcess(['--data', dataDir, ...shellArgs]);
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    ...contextOptions,
+  });
+  const page = await context.newPage();
+  if (defaultTimeoutMs !== undefined) page.setDefaultTimeout(defaultTimeoutMs);
+  await page.goto(shell.url);
+  const invoke = <T>(channel: string, input: unknown) =>
+    invokeOverShell<T>(context, shell.url, channel, input);
+  return { dataDir, browser, context, page, shell, invoke };
+}
+
+const firstScreen = (page: Page) =>
+  page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
+
+/** The app with the demo clinic it embeds (`npm run web -- --demo`), as `npm start` opens it. */
+export interface AppOnEmbeddedDemo extends AppInChromium {
+  /** The embedded clinic, reached directly by the test. */
+  demo: DemoService;
+  /** Closes the browser, stops the shell and removes its data folder. */
+  close(): Promise<void>;
+}
+
+/** Opens the app on its embedded demo clinic and waits for the first screen. */
+export async function openAppOnEmbeddedDemo(
+  name: string,
+  options: Omit<AppInChromiumOptions, 'shellArgs'> = {},
+): Promise<AppOnEmbeddedDemo> {
+  const app = await openAppInChromium(name, { ...options, shellArgs: ['--demo'] });
+  await firstScreen(app.page);
+  return {
+    ...app,
+    demo: demoService(app.dataDir),
+    async close() {
+      await app.browser.close();
+      await app.shell.stop();
+      rmSync(app.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The app in Chromium (browser shell) with an account on a demo clinic of its own. */
+export interface AppOnDemoService extends DemoServiceProcess, AppInChromium {
+  /** The service's data folder (its SQLite database). */
+  serviceDir: string;
   /** A request to the service itself, with the primary key. */
   serviceFetch(path: string, headers?: Record<string, string>): Promise<Response>;
   /** Closes the browser, stops the shell and the service, and removes their folders. */
@@ -164,43 +226,27 @@ export async function openAppOnDemoService(
   contextOptions: BrowserContextOptions = {},
 ): Promise<AppOnDemoService> {
   const serviceDir = mkdtempSync(join(tmpdir(), `earmark-e2e-${name}-service-`));
-  const dataDir = mkdtempSync(join(tmpdir(), `earmark-e2e-${name}-`));
   const demo = await launchDemoService(serviceDir);
-  const browser = await launchChromium();
-  const shell = await startShellProcess(['--data', dataDir]);
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    ...contextOptions,
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(shell.url);
-  const invoke = <T>(channel: string, input: unknown) =>
-    invokeOverShell<T>(context, shell.url, channel, input);
-  await invoke('accounts.add', {
+  const app = await openAppInChromium(name, { context: contextOptions, defaultTimeoutMs: 20_000 });
+  await app.invoke('accounts.add', {
     baseUrl: demo.baseUrl,
     apiKey: demo.credentials.primary.apiKey,
     sessionOnly: true,
   });
-  await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 30_000 });
+  await firstScreen(app.page);
   return {
     ...demo,
+    ...app,
     serviceDir,
-    dataDir,
-    browser,
-    context,
-    page,
-    shell,
-    invoke,
     serviceFetch: (path, headers = {}) =>
       fetch(`${demo.baseUrl}${path}`, {
         headers: { authorization: `Bearer ${demo.credentials.primary.apiKey}`, ...headers },
       }),
     async close() {
-      await browser.close();
-      await shell.stop();
+      await app.browser.close();
+      await app.shell.stop();
       await demo.service.kill();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(app.dataDir, { recursive: true, force: true });
       rmSync(serviceDir, { recursive: true, force: true });
     },
   };
