@@ -78,6 +78,13 @@ export function readingOfMiss(figure: Figure, machine: BenchResult['machine']): 
         (baselineMeets ? 'meets the target' : 'misses it too'),
     );
   }
+  if (figure.limit) {
+    const limitMeets = passes({ ...figure, measured: figure.limit.measured });
+    parts.push(
+      `${figure.limit.is}: ${amount(figure.limit.measured, figure.unit)}, ` +
+        (limitMeets ? 'within the target' : 'over the target too'),
+    );
+  }
   const load = Math.max(machine.loadAtStart, machine.loadAtEnd ?? 0);
   // Above half the cores, other work was competing with the benchmark for the CPU.
   if (load > machine.cores / 2) {

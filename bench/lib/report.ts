@@ -32,6 +32,11 @@ export interface Figure {
   baseline: number | null;
   /** What the baseline is, one short phrase. */
   baselineIs: string;
+  /**
+   * The same work done without Earmark's code, in the same run (e.g. curl made as durable as
+   * Earmark's download): when it misses the target too, the target is out of reach on this machine.
+   */
+  limit?: { measured: number; is: string };
   /** What "none" means when measured is null: a pass (no long task) or a failure. */
   noneMeans?: 'pass' | 'fail';
   /** How many samples the figure comes from. */

@@ -171,6 +171,28 @@ describe('the reading of a miss', () => {
   });
 });
 
+describe('the limit of the platform beside a miss', () => {
+  const quiet = { cpu: 'x', cores: 4, node: 'v20', loadAtStart: 0.2, loadAtEnd: 0.3 };
+  const slow = (limit: number) =>
+    figure({
+      figure: 'download',
+      measured: 30,
+      target: 20,
+      baseline: 16,
+      limit: { measured: limit, is: 'the HTTP client alone storing the body' },
+    });
+
+  it('says whether the same work without our code meets the target', () => {
+    expect(readingOfMiss(slow(25), quiet)).toBe(
+      '30.00 ms against ≤ 20 ms: 10.00 ms over, 50%; the baseline, 16.00 ms, meets the target; ' +
+        'the HTTP client alone storing the body: 25.00 ms, over the target too.',
+    );
+    expect(readingOfMiss(slow(18), quiet)).toContain(
+      'the HTTP client alone storing the body: 18.00 ms, within the target.',
+    );
+  });
+});
+
 describe('why a benchmark failed', () => {
   it('takes the error message Node printed before the stack', () => {
     const stderr = [

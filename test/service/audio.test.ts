@@ -4,7 +4,12 @@ import type { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ClipBank } from '../../src/service/audio/clip-bank';
 import { parseRange } from '../../src/service/audio/range';
-import { recipeByteLength, renderRecipe, type AudioRecipe } from '../../src/service/audio/recipe';
+import {
+  RENDER_CHUNK_SAMPLES,
+  recipeByteLength,
+  renderRecipe,
+  type AudioRecipe,
+} from '../../src/service/audio/recipe';
 import { WAV_HEADER_BYTES, decodeMuLawWav, pcm16WavHeader } from '../../src/service/audio/wav';
 
 const RESOURCES = 'resources';
@@ -49,9 +54,13 @@ describe('renderRecipe', () => {
   const CLIP_A = 'consult-vaccination-00';
   const CLIP_B = 'consult-rabbit-gi-stasis-12';
   const AT_A = 1001;
-  // Straddles the renderer's 32 Ki-sample chunk boundary.
-  const AT_B = 30_000;
-  const recipe: AudioRecipe = { sampleRate: 8000, samples: 48_000, clips: [] };
+  // Straddles the renderer's chunk boundary.
+  const AT_B = RENDER_CHUNK_SAMPLES - 2_000;
+  const recipe: AudioRecipe = {
+    sampleRate: 8000,
+    samples: RENDER_CHUNK_SAMPLES + 18_000,
+    clips: [],
+  };
   let full: Buffer;
   let a: Int16Array;
   let b: Int16Array;
@@ -65,7 +74,7 @@ describe('renderRecipe', () => {
     ];
     expect(AT_A + a.length).toBeLessThan(AT_B);
     expect(AT_B + b.length).toBeLessThan(recipe.samples);
-    expect(AT_B + b.length).toBeGreaterThan(32 * 1024);
+    expect(AT_B + b.length).toBeGreaterThan(RENDER_CHUNK_SAMPLES);
     full = await collect(renderRecipe(bank, recipe, 0, recipeByteLength(recipe) - 1));
   });
 
@@ -104,7 +113,7 @@ describe('renderRecipe', () => {
 
   it('serves any byte range exactly as the same bytes of the whole file', async () => {
     const last = recipeByteLength(recipe) - 1;
-    const chunkEnd = WAV_HEADER_BYTES + 32 * 1024 * 2;
+    const chunkEnd = WAV_HEADER_BYTES + RENDER_CHUNK_SAMPLES * 2;
     const pairs: [number, number][] = [
       [0, 0],
       [0, 3],
