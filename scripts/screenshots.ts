@@ -180,6 +180,21 @@ try {
   await page.screenshot({ path: join(out, 'recordings-search.png') });
   await page.getByRole('button', { name: 'Back to the list' }).click();
 
+  // An export of every recording, cancelled once files are under way: its summary offers Retry.
+  const cancelDir = mkdtempSync(join(tmpdir(), 'earmark-screenshots-cancel-'));
+  try {
+    await page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ }).click();
+    await page.getByRole('textbox', { name: 'Folder' }).fill(cancelDir);
+    await page.getByRole('button', { name: /^Export \d[\d,]* recordings$/ }).click();
+    await page.getByRole('list', { name: 'Files' }).getByRole('listitem').nth(2).waitFor();
+    await page.getByRole('button', { name: 'Cancel export' }).click();
+    await page.getByRole('heading', { name: 'Export cancelled' }).waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(out, 'export-retry.png') });
+    await page.getByRole('button', { name: 'Done' }).click();
+  } finally {
+    rmSync(cancelDir, { recursive: true, force: true });
+  }
+
   const healthy = await startReceiver();
   const failing = await startReceiver(() => 503);
   try {

@@ -259,8 +259,20 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
     expect(rows.some((row) => row.transcriptFile !== null)).toBe(true);
   }, 120_000);
 
-  it('cancels an export of every matching recording and reports what was exported', async () => {
+  it('cancels an export of every matching recording, reports what was exported, and retries the rest', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'earmark-e2e-cancel-'));
+    const manifestRows = (name: string) =>
+      (JSON.parse(readFileSync(join(folder, name), 'utf8')) as { labels: ManifestRow[] }).labels;
+    /** Every file in the folder is a whole export a manifest names: nothing half-written. */
+    const expectOnlyWholeExports = (rows: ManifestRow[], manifestNames: string[]) => {
+      const named = new Set(manifestNames);
+      for (const row of rows.filter((r) => r.status === 'exported')) {
+        expect(row.sha256).toBe(sha256Of(join(folder, row.file!)));
+        named.add(row.file!);
+      }
+      for (const row of rows) if (row.transcriptFile) named.add(row.transcriptFile);
+      expect(readdirSync(folder).filter((name) => !named.has(name))).toEqual([]);
+    };
     try {
       await page.goto(`${new URL(shell.url).origin}/#recordings`);
       const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
@@ -279,23 +291,35 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
         .filter({ hasText: /^Export cancelled:/ })
         .waitFor();
 
-      const [manifest] = manifests(folder);
-      const statuses = manifest!.labels.map((row) => row.status);
-      expect(statuses).toContain('cancelled');
-      // Nothing half-written is left behind: every file is a whole export the manifest names.
-      const named = new Set(['manifest.csv', 'manifest.json']);
-      for (const row of manifest!.labels.filter((r) => r.status === 'exported')) {
-        expect(row.sha256).toBe(sha256Of(join(folder, row.file!)));
-        named.add(row.file!);
-        if (row.transcriptFile) named.add(row.transcriptFile);
-      }
-      for (const row of manifest!.labels) if (row.transcriptFile) named.add(row.transcriptFile);
-      expect(readdirSync(folder).filter((name) => !named.has(name))).toEqual([]);
-      await cancelled.getByRole('button', { name: 'Done' }).click();
+      const first = manifestRows('manifest.json');
+      expect(first.map((row) => row.status)).toContain('cancelled');
+      expectOnlyWholeExports(first, ['manifest.csv', 'manifest.json']);
+
+      // Retry exports only what the cancelled run did not, into the same folder.
+      const notExported = first
+        .filter((row) => row.status === 'cancelled' || row.status === 'failed')
+        .map((row) => row.labelId);
+      await cancelled
+        .getByRole('button', { name: `Retry ${notExported.length} recordings` })
+        .click();
+      const finished = page.getByRole('dialog', { name: 'Export finished' });
+      await finished.waitFor({ timeout: 120_000 });
+      await finished.getByText('manifest (2).csv', { exact: true }).waitFor();
+      const retried = manifestRows('manifest (2).json');
+      expect(retried.map((row) => row.labelId).sort()).toEqual([...notExported].sort());
+      for (const row of retried) expect(['exported', 'no_audio']).toContain(row.status);
+      expect(retried.some((row) => row.status === 'exported')).toBe(true);
+      expectOnlyWholeExports(
+        [...first, ...retried],
+        ['manifest.csv', 'manifest.json', 'manifest (2).csv', 'manifest (2).json'],
+      );
+      // Nothing is left to retry.
+      expect(await finished.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+      await finished.getByRole('button', { name: 'Done' }).click();
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 
   it('offline: shows what is cached and disables what needs the service, saying why', async () => {
     const opened = exported[0]!;
