@@ -58,6 +58,8 @@ interface PageBench {
 declare const __earmarkBench: PageBench;
 
 const timeline = (page: Page) => page.getByRole('slider', { name: /^Timeline of/ });
+/** The drawing: beside the slider (which holds no content), not inside it. */
+const timelineCanvas = (page: Page) => page.locator('.timeline canvas');
 const dateOf = (page: Page) => page.getByLabel('Date', { exact: true }).inputValue();
 const isWeekday = (date: string) => {
   const day = new Date(`${date}T12:00:00Z`).getUTCDay();
@@ -100,7 +102,7 @@ async function measureDraw(page: Page) {
   const slider = timeline(page);
   const startMs = Number(await slider.getAttribute('aria-valuemin'));
   const endMs = Number(await slider.getAttribute('aria-valuemax'));
-  const canvas = (await slider.locator('canvas').elementHandle()) as ElementHandle;
+  const canvas = (await timelineCanvas(page).elementHandle()) as ElementHandle;
   const minutes = await page.evaluate(
     ([device, from, to]) => __earmarkBench.dayMinutes(device, from, to),
     [DEVICE, startMs, endMs] as const,
@@ -134,7 +136,7 @@ async function measureDrag(page: Page) {
   // The app maps x to a minute from the track's left edge, over the width of the canvas
   // (the track's content box).
   const track = (await timeline(page).boundingBox())!;
-  const box = (await timeline(page).locator('canvas').boundingBox())!;
+  const box = (await timelineCanvas(page).boundingBox())!;
   const xAt = (minute: number) => track.x + ((minute + 0.5) / (24 * 60)) * box.width;
   const y = box.y + box.height / 2;
   const from = 30; // 00:30

@@ -98,7 +98,7 @@ describe.skipIf(problem !== undefined)('the Recordings list in Chromium (demo cl
 
   it('filters by record type', async () => {
     const { total } = await serviceLabels('types=PhoneCallAudio&limit=1');
-    await expect(typeFilter().getAttribute('aria-label')).resolves.toBe('Record types: All types');
+    await expect(typeFilter().getAttribute('aria-label')).resolves.toBe('Type: All types');
     await typeFilter().click();
     await page.getByRole('checkbox', { name: /^Phone call/ }).check();
     await page.keyboard.press('Escape');

@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Label } from '../../src/shared/api';
+import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
+
+const problem = chromiumProblem();
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * axe-core's WCAG 2.0 and 2.1 A and AA rules over the page as it is now: one line per rule
+ * broken, with its first elements and why (a contrast ratio, a missing name…).
+ */
+async function violations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol: the app's Content-Security-Policy does not apply.
+  await page.evaluate(AXE_SOURCE);
+  const found = (await page.evaluate(`
+    axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }).then((result) => result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    })))`)) as Violation[];
+  return found.map((v) => {
+    const examples = v.nodes
+      .slice(0, 3)
+      .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ')}`);
+    return `${v.id} (${v.impact}): ${v.help}; ${v.nodes.length} element(s), e.g. ${examples.join(' | ')}`;
+  });
+}
+
+/**
+ * Every screen of the app, in light and dark, and its dialogs, checked by axe-core against
+ * WCAG 2.1 AA: names, roles, contrast, nesting of controls, label-in-name. The keyboard paths
+ * themselves are tested with each screen (hub-timeline, recordings, follow-ups…).
+ */
+describe.skipIf(problem !== undefined)(
+  'accessibility of every screen (axe-core, WCAG 2.1 AA)',
+  () => {
+    let app: AppOnEmbeddedDemo;
+    let page: Page;
+    let origin: string;
+
+    beforeAll(async () => {
+      app = await openAppOnEmbeddedDemo('a11y', { defaultTimeoutMs: 30_000 });
+      page = app.page;
+      origin = new URL(app.shell.url).origin;
+    }, 90_000);
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    const heading = (name: string | RegExp) =>
+      page.getByRole('heading', { level: 1, name }).waitFor();
+    /** Each screen, opened by its address and waited for until its content is drawn. */
+    const screens: [string, () => Promise<void>][] = [
+      [
+        'hub timeline',
+        async () => {
+          await page.goto(`${origin}/#timeline`);
+          await page.getByRole('slider', { name: /^Timeline of/ }).waitFor();
+          await page
+            .getByRole('button', { name: /^Select suggested consult/ })
+            .first()
+            .waitFor();
+        },
+      ],
+      [
+        'conversations',
+        async () => {
+          await page.goto(`${origin}/#conversations`);
+          await page
+            .getByRole('listbox', { name: 'Conversations' })
+            .getByRole('option')
+            .first()
+            .waitFor();
+        },
+      ],
+      [
+        'recordings',
+        async () => {
+          await page.goto(`${origin}/#recordings`);
+          await page.locator('[role="row"][aria-rowindex="2"]').waitFor();
+        },
+      ],
+      [
+        'follow-ups',
+        async () => {
+          await page.goto(`${origin}/#follow-ups`);
+          await heading('Follow-ups');
+          await page.getByText('Not addressed').first().waitFor();
+        },
+      ],
+      [
+        'account',
+        async () => {
+          await page.goto(`${origin}/#settings/account`);
+          await page.getByRole('navigation', { name: 'Settings sections' }).waitFor();
+          await heading(/./);
+        },
+      ],
+      [
+        'webhooks',
+        async () => {
+          await page.goto(`${origin}/#settings/webhooks`);
+          await heading('Webhooks');
+          await page.getByRole('button', { name: 'New webhook' }).waitFor();
+        },
+      ],
+      [
+        'API keys',
+        async () => {
+          await page.goto(`${origin}/#settings/keys`);
+          await heading('API keys');
+          await page.getByRole('table').first().waitFor();
+        },
+      ],
+    ];
+
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [name, open] of screens) {
+        it(`${name}, ${scheme}`, async () => {
+          await page.emulateMedia({ colorScheme: scheme });
+          await open();
+          expect(await violations(page)).toEqual([]);
+        }, 60_000);
+      }
+    }
+
+    it('the hub timeline with a consult selected', async () => {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.goto(`${origin}/#timeline`);
+      await page
+        .getByRole('button', { name: /^Select suggested consult/ })
+        .first()
+        .click();
+      await page.getByRole('slider', { name: 'Selection start' }).waitFor();
+      await page.getByRole('button', { name: 'Create conversation' }).waitFor();
+      expect(await violations(page)).toEqual([]);
+    }, 60_000);
+
+    it('a record and its export dialog', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=ClinicConversation&limit=5`,
+      );
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.goto(`${origin}/#record/${labels[0]!.id}`);
+      await page.getByRole('heading', { name: 'About this recording' }).waitFor();
+      await page.getByRole('slider', { name: 'Playback position' }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Export…' }).click();
+      await page.getByRole('dialog', { name: 'Export 1 recording' }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+    }, 60_000);
+
+    it('the new webhook form', async () => {
+      await page.goto(`${origin}/#settings/webhooks`);
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      await page.getByRole('dialog', { name: 'New webhook' }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+    }, 60_000);
+  },
+);
