@@ -605,6 +605,12 @@ export const IPC_CHANNELS = {
    * links them by nothing else); null when this app did not create it or it is not there yet.
    */
   'conversations.record': channel<Label | null>()(ConversationRef),
+  /**
+   * The range this app created the conversation from (kept in the cache, so offline too); null
+   * when it was created elsewhere (a hub in auto mode, another program): the seed's conversation
+   * carries no times of its own.
+   */
+  'conversations.createdRange': channel<CreatedRange | null>()(ConversationRef),
   /** Downloads (or finds cached) a label's audio and its peaks; progress as audio.progress. */
   'audio.prepare': channel<PreparedAudio>()(
     Type.Object({ labelId: Uuid }, { additionalProperties: false }),

@@ -1,9 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Device } from '../../src/shared/api';
+import type { CreatedRange } from '../../src/shared/ipc';
+import { formatClock, formatDuration } from '../../src/shared/timeline';
 import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
 const problem = chromiumProblem();
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+const WAIT = { timeout: 10_000, interval: 100 };
 
 describe.skipIf(problem !== undefined)(
   'hub review in Chromium (browser shell, demo clinic)',
@@ -140,6 +145,46 @@ describe.skipIf(problem !== undefined)(
       await expect(selectionSummary().textContent()).resolves.toContain('FILTERED');
       await expect(selectionSummary().textContent()).resolves.not.toMatch(/error|failed/i);
     }, 60_000);
+
+    it('shows when a conversation was recorded, for those created in this app only', async () => {
+      const devices = await invoke<Device[]>('devices.list', {});
+      const room = devices.find((d) => d.displayName === 'Consult Room 1')!;
+      // The tests above created conversations on Consult Room 1 yesterday.
+      const created = await invoke<CreatedRange[]>('hub.createdRanges', {
+        deviceId: room.value,
+        startMs: Date.now() - 3 * DAY_MS,
+        endMs: Date.now(),
+      });
+      expect(created.length).toBeGreaterThan(0);
+      await page.getByRole('link', { name: 'Conversations' }).click();
+      const list = page.getByRole('listbox', { name: 'Conversations' });
+      const details = page.getByRole('complementary', { name: 'Consult Room 1' });
+      const recorded = details.locator('dt:text-is("Recorded") + dd');
+
+      const mine = created[0]!;
+      await list
+        .getByRole('option')
+        .filter({ hasText: mine.conversationId.slice(0, 8) })
+        .click();
+      const clock = `${formatClock(mine.startMs)}–${formatClock(mine.endMs)}`;
+      await expect.poll(() => recorded.textContent(), WAIT).toContain(clock);
+      expect(await recorded.textContent()).toContain(formatDuration(mine.endMs - mine.startMs));
+
+      // One the hub made on its own carries no time: none is shown rather than a guess.
+      const ours = new Set(created.map((range) => range.conversationId.slice(0, 8)));
+      const options = list.getByRole('option').filter({ hasText: 'Consult Room 1' });
+      let other = -1;
+      for (let i = 0; i < (await options.count()) && other < 0; i++) {
+        const text = (await options.nth(i).textContent())!;
+        if (![...ours].some((id) => text.includes(id))) other = i;
+      }
+      expect(other).toBeGreaterThanOrEqual(0);
+      await options.nth(other).click();
+      await details.locator('dt:text-is("Speech")').waitFor();
+      expect(await recorded.count()).toBe(0);
+      await page.getByRole('link', { name: 'Hub timeline' }).click();
+      await timeline().waitFor();
+    });
 
     it('shows the service’s own message when it refuses to create', async () => {
       await openDay('Surgery Prep');

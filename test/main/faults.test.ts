@@ -232,6 +232,14 @@ describe('faults on single calls: retried as specified, told in plain words, not
     expect((await call('hub.createdRanges', range)).map((r) => r.conversationId)).toEqual([
       created.conversation!.conversationId,
     ]);
+    // Its time, for the Conversations screen; only under the device it was created on.
+    const { conversationId } = created.conversation!;
+    expect(
+      await call('conversations.createdRange', { deviceId: range.deviceId, conversationId }),
+    ).toMatchObject({ startMs: range.startMs, endMs: range.endMs });
+    expect(
+      await call('conversations.createdRange', { deviceId: 'hub-elsewhere', conversationId }),
+    ).toBeNull();
   });
 
   it('waits out a 429’s Retry-After, for a read and for a POST, then succeeds', async () => {

@@ -51,6 +51,7 @@ type ReadOnlyChannel =
   | 'conversations.list'
   | 'conversations.get'
   | 'conversations.record'
+  | 'conversations.createdRange'
   | 'labels.get'
   | 'labels.list'
   | 'labels.patients'
@@ -293,6 +294,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'conversations.list': {},
       'conversations.get': conversation,
       'conversations.record': conversation,
+      'conversations.createdRange': conversation,
       'labels.get': { labelId: first!.id },
       'labels.list': {},
       'labels.patients': { search: '' },

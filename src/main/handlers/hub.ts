@@ -17,6 +17,7 @@ type HubChannels =
   | 'conversations.list'
   | 'conversations.get'
   | 'conversations.record'
+  | 'conversations.createdRange'
   | 'labels.get';
 
 function checkRange(startMs: number, endMs: number, maxMs: number): void {
@@ -117,6 +118,10 @@ export function hubHandlers({
         );
         return match ? service.api.labels.get(match.id) : null;
       }),
+    'conversations.createdRange': async ({ deviceId, conversationId }) => {
+      const range = await (await cache()).read.createdRange(conversationId);
+      return range?.deviceId === deviceId ? range : null;
+    },
     'labels.get': ({ labelId }) =>
       withService(
         async (service) => {
