@@ -235,6 +235,17 @@ export interface ExportSummary {
   manifestFiles: string[];
 }
 
+/** An export that stopped before it finished (the app closed or crashed, the disk filled up). */
+export interface UnfinishedExport {
+  /** The id of the export that started it: export.resume and export.discard name it by this. */
+  journalId: string;
+  folder: string;
+  /** Recordings in the export, and how many of them are finished. */
+  total: number;
+  done: number;
+  startedAt: string;
+}
+
 const LabelQueryInput = {
   sortingProperty: Type.Optional(
     Type.Union(LABEL_SORTING_PROPERTIES.map((property) => Type.Literal(property))),
@@ -330,6 +341,20 @@ const RECORDING_CHANNELS = {
   /** Opens the folder of an export that finished (never a path from the renderer). */
   'export.openFolder': channel<null>()(
     Type.Object({ exportId: ExportId }, { additionalProperties: false }),
+  ),
+  /** The active account's exports that stopped before they finished (after a restart too). */
+  'export.unfinished': channel<UnfinishedExport[]>()(None),
+  /**
+   * Goes on with an unfinished export, in its folder with its options: the recordings it had
+   * finished are not exported again, and its manifest lists every recording. exportId names this
+   * run (its export.progress events, cancel, openFolder).
+   */
+  'export.resume': channel<ExportSummary>()(
+    Type.Object({ exportId: ExportId, journalId: ExportId }, { additionalProperties: false }),
+  ),
+  /** Gives up an unfinished export: the files it exported stay; its partial downloads go. */
+  'export.discard': channel<null>()(
+    Type.Object({ journalId: ExportId }, { additionalProperties: false }),
   ),
 } as const;
 

@@ -589,6 +589,129 @@ describe('export', () => {
   });
 });
 
+describe('an export the app stopped, resumed', () => {
+  /** Starts an export of `labelIds` and closes the app once `closeWhen` says so; a new core after. */
+  async function exportUntilClosed(
+    labelIds: string[],
+    closeWhen: (event: ExportProgressEvent) => boolean,
+  ) {
+    const folder = await exportFolder(`closed-${randomUUID().slice(0, 8)}`);
+    slowAudio = true;
+    try {
+      let closed: Promise<void> | undefined;
+      const { answer } = await runExport(
+        { folderId: folder.folderId, labels: { ids: labelIds } },
+        (event) => {
+          if (!closed && closeWhen(event)) closed = core.close();
+        },
+      );
+      await closed;
+      return { folder, summary: summaryOf(answer) };
+    } finally {
+      slowAudio = false;
+      core = openCore();
+    }
+  }
+  /** The unfinished export with this id, if it is listed. */
+  const unfinishedOne = async (journalId: string) =>
+    (await call('export.unfinished', {})).find((u) => u.journalId === journalId);
+
+  it('goes on after a restart: what was exported is not exported again; one manifest lists all', async () => {
+    const labelIds = [ids.maple!, ids.mapleJunior!, ids.bramble!, ids.big2!];
+    const { folder, summary } = await exportUntilClosed(
+      labelIds,
+      // The three small recordings are done and the big one is under way.
+      (event) =>
+        event.filesDone === 3 && event.file.labelId === ids.big2 && event.file.bytesDone > 0,
+    );
+    expect(summary.status).toBe('cancelled');
+    expect(summary.rows.map((row) => row.status)).toEqual([
+      'exported',
+      'exported',
+      'exported',
+      'cancelled',
+    ]);
+    // Paused, not given up: no manifest yet (the resumed run writes the whole one).
+    expect(summary.manifestFiles).toEqual([]);
+    const firstFiles = summary.rows.slice(0, 3).map((row) => row.file!);
+    expect(readdirSync(folder.path).sort()).toEqual([...firstFiles].sort());
+
+    expect(await unfinishedOne(summary.exportId)).toMatchObject({
+      folder: folder.path,
+      total: 4,
+      done: 3,
+    });
+
+    const events: ExportProgressEvent[] = [];
+    const exportId = randomUUID();
+    const stop = core.on('export.progress', (event) => {
+      if (event.exportId === exportId) events.push(event);
+    });
+    const resumed = await call('export.resume', { exportId, journalId: summary.exportId });
+    stop();
+    expect(resumed.status).toBe('completed');
+    expect(resumed.rows.map((row) => [row.labelId, row.status])).toEqual(
+      labelIds.map((id) => [id, 'exported']),
+    );
+    // The first three are the same files, not copies ("(2)"): only the big one was downloaded.
+    expect(resumed.rows.slice(0, 3).map((row) => row.file)).toEqual(firstFiles);
+    expect(new Set(events.map((event) => event.file.labelId))).toEqual(new Set([ids.big2]));
+    expect(events.at(-1)).toMatchObject({ filesDone: 4, filesTotal: 4 });
+    expect(resumed.manifestFiles).toEqual(['manifest.csv', 'manifest.json']);
+    await expectWholeFiles(resumed);
+    expect(readdirSync(folder.path).sort()).toEqual(
+      [...resumed.rows.map((row) => row.file!), ...resumed.manifestFiles].sort(),
+    );
+    // Finished: nothing is left to resume.
+    expect(await unfinishedOne(summary.exportId)).toBeUndefined();
+    expect(
+      await refused('export.resume', { exportId: randomUUID(), journalId: summary.exportId }),
+    ).toMatchObject({ kind: 'not_found' });
+  }, 60_000);
+
+  it('a row torn by a crash is exported again; a discarded export leaves its files and no partials', async () => {
+    const labelIds = [ids.maple!, ids.big1!];
+    const { folder, summary } = await exportUntilClosed(
+      labelIds,
+      (event) =>
+        event.filesDone === 1 && event.file.labelId === ids.big1 && event.file.bytesDone > 0,
+    );
+    expect(await unfinishedOne(summary.exportId)).toMatchObject({ total: 2, done: 1 });
+    // What a crash leaves: a half-written line at the end of the journal, a partial download.
+    const rowsFile = join(dataDir, 'exports', `${summary.exportId}.rows.jsonl`);
+    writeFileSync(rowsFile, `${readFileSync(rowsFile, 'utf8')}{"labelId":"${ids.big1}","sta`);
+    writeFileSync(join(folder.path, `.${ids.big1}.earmark-partial`), 'half a file');
+    expect(await unfinishedOne(summary.exportId)).toMatchObject({ total: 2, done: 1 });
+
+    expect(await call('export.discard', { journalId: summary.exportId })).toBeNull();
+    expect(await unfinishedOne(summary.exportId)).toBeUndefined();
+    expect(hiddenFiles(folder.path)).toEqual([]);
+    // What it exported stays.
+    expect(readdirSync(folder.path)).toEqual([summary.rows[0]!.file]);
+    expect(await refused('export.discard', { journalId: summary.exportId })).toMatchObject({
+      kind: 'not_found',
+    });
+  }, 60_000);
+
+  it('an export the user cancels is not kept to resume', async () => {
+    const folder = await exportFolder('cancelled-by-user');
+    slowAudio = true;
+    try {
+      const { answer, exportId } = await runExport(
+        { folderId: folder.folderId, labels: { ids: [ids.maple!, ids.big1!] } },
+        (event) => {
+          if (event.filesDone === 1 && event.file.bytesDone > 0)
+            void call('export.cancel', { exportId: event.exportId });
+        },
+      );
+      expect(summaryOf(answer).status).toBe('cancelled');
+      expect(await unfinishedOne(exportId)).toBeUndefined();
+    } finally {
+      slowAudio = false;
+    }
+  });
+});
+
 describe('offline', () => {
   it('lists from the cache with the same filters and sorting when the service is gone', async () => {
     await svc.close();

@@ -63,7 +63,8 @@ type ReadOnlyChannel =
   | 'followUps.group'
   | 'admin.webhooks'
   | 'admin.deliveries'
-  | 'admin.apiKeys';
+  | 'admin.apiKeys'
+  | 'export.unfinished';
 /** The others change something; the session calls those a user's day would. */
 const WRITE_CHANNELS = [
   'app.openExternal',
@@ -80,6 +81,8 @@ const WRITE_CHANNELS = [
   'export.run',
   'export.cancel',
   'export.openFolder',
+  'export.resume',
+  'export.discard',
   'followUps.createBoard',
   'followUps.saveBoard',
   'followUps.addTasks',
@@ -307,6 +310,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'admin.webhooks': {},
       'admin.deliveries': { webhookId: webhook.id },
       'admin.apiKeys': {},
+      'export.unfinished': {},
     };
     expect([...Object.keys(readOnly), ...WRITE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
     for (const [channel, input] of Object.entries(readOnly)) {

@@ -1,15 +1,24 @@
 import { basename } from 'node:path';
-import type { ExportProgressEvent, ExportRow, ExportSummary } from '../../shared/ipc';
+import type {
+  ExportProgressEvent,
+  ExportRow,
+  ExportSummary,
+  UnfinishedExport,
+} from '../../shared/ipc';
 import { AppError } from '../errors';
-import type { AudioSource } from './download';
+import { discardPartial, type AudioSource } from './download';
 import { exportLabels, type ExportOptions, type ExportProgress, type ManifestRow } from './export';
 import { folderProblem } from './export-folders';
+import { removeQuietly } from './files';
+import type { ExportJournal, JournalRecord, JournalWriter } from './export-journal';
 
 /** An export's progress events come at most this often, besides one for every file's change of state. */
 const PROGRESS_INTERVAL_MS = 100;
 
 export interface ExportJob {
   exportId: string;
+  /** The account whose recordings these are (its journal resumes only under it). */
+  accountId: string;
   /** A registered folder's path. */
   folder: string;
   /** The labels to export: ids at hand, or a filter paged through (stops on the signal). */
@@ -19,9 +28,14 @@ export interface ExportJob {
   onExists: NonNullable<ExportOptions['onExists']>;
 }
 
+/** How a run goes on: a new export, or the rest of one its journal kept. */
+type Start = { job: ExportJob } | { resume: JournalRecord; exportId: string; source: AudioSource };
+
 interface Run {
   abort: AbortController;
   folder: string;
+  /** Where its progress is journaled: its own id, or the export it resumes. */
+  journalId: string;
   /** Until it answers (a summary or an error); then its folder may be opened. */
   running: boolean;
   /** Settles when it has answered. */
@@ -77,15 +91,56 @@ function stoppedBy(error: unknown, folder: string, exported: number): unknown {
 
 /**
  * The exports of this run of the app, by the id the renderer gave each: one run per id,
- * cancellable, and remembered so that the folder of a finished one can be opened.
+ * cancellable, and remembered so that the folder of a finished one can be opened. Each keeps a
+ * journal (export-journal.ts) until it answers: an export stopped by the app closing, a crash or
+ * a folder error can be resumed, after a restart too.
  */
 export class ExportRuns {
   private readonly runs = new Map<string, Run>();
+  /** Set when the app closes: the exports it stops stay resumable. */
+  private closing = false;
 
-  constructor(private readonly emit: (event: ExportProgressEvent) => void) {}
+  constructor(
+    private readonly emit: (event: ExportProgressEvent) => void,
+    private readonly journal: ExportJournal,
+  ) {}
 
-  async run(job: ExportJob): Promise<ExportSummary> {
-    const { exportId, folder } = job;
+  /** Starts a new export. */
+  run(job: ExportJob): Promise<ExportSummary> {
+    return this.start(job.exportId, job.folder, { job });
+  }
+
+  /** Goes on with an unfinished export (see ExportJournal), under a new run id. */
+  async resume(exportId: string, journalId: string, source: AudioSource): Promise<ExportSummary> {
+    const record = await this.journal.load(journalId);
+    if ([...this.runs.values()].some((run) => run.running && run.journalId === journalId)) {
+      throw new AppError('conflict', 'This export is already running.');
+    }
+    return this.start(exportId, record.header.folder, { resume: record, exportId, source });
+  }
+
+  /** The account's exports that stopped before they finished (none of them running now). */
+  async unfinished(accountId: string): Promise<UnfinishedExport[]> {
+    const running = new Set(
+      [...this.runs.values()].filter((run) => run.running).map((run) => run.journalId),
+    );
+    return (await this.journal.unfinished(accountId)).filter((u) => !running.has(u.journalId));
+  }
+
+  /** Gives up an unfinished export: its exported files stay, its partial downloads go. */
+  async discard(journalId: string): Promise<void> {
+    if ([...this.runs.values()].some((run) => run.running && run.journalId === journalId)) {
+      throw new AppError('conflict', 'This export is running: cancel it first.');
+    }
+    const { header, rows } = await this.journal.load(journalId);
+    const finished = new Set(rows.map((row) => row.labelId));
+    for (const labelId of header.labelIds) {
+      if (!finished.has(labelId)) await discardPartial(header.folder, labelId).catch(() => {});
+    }
+    await this.journal.remove(journalId);
+  }
+
+  private async start(exportId: string, folder: string, start: Start): Promise<ExportSummary> {
     if (this.runs.has(exportId)) {
       throw new AppError(
         'conflict',
@@ -95,11 +150,12 @@ export class ExportRuns {
     const run: Run = {
       abort: new AbortController(),
       folder,
+      journalId: 'resume' in start ? start.resume.header.journalId : exportId,
       running: true,
       settled: Promise.resolve(),
     };
     this.runs.set(exportId, run);
-    const answer = this.perform(job, run);
+    const answer = this.perform(exportId, start, run);
     run.settled = answer.then(
       () => undefined,
       () => undefined,
@@ -107,34 +163,78 @@ export class ExportRuns {
     return answer;
   }
 
-  private async perform(job: ExportJob, run: Run): Promise<ExportSummary> {
-    const { exportId, folder } = job;
+  /** What to export and how, and its journal: begun for a new export, reopened for a resume. */
+  private async prepare(start: Start, run: Run) {
+    if ('resume' in start) {
+      const { header, rows } = start.resume;
+      return {
+        ...header,
+        ids: header.labelIds,
+        source: start.source,
+        done: rows,
+        writer: this.journal.writer(header.journalId),
+      };
+    }
+    const { job } = start;
+    const ids = await job.labelIds(run.abort.signal).catch((error: unknown) => {
+      if (run.abort.signal.aborted) return null;
+      throw error;
+    });
+    // Cancelled while the filter was paged through: nothing was written.
+    if (ids === null || run.abort.signal.aborted) return null;
+    const writer: JournalWriter | null = await this.journal
+      .begin({
+        journalId: job.exportId,
+        accountId: job.accountId,
+        folder: job.folder,
+        labelIds: [...ids],
+        transcripts: job.transcripts,
+        onExists: job.onExists,
+        startedAt: new Date().toISOString(),
+      })
+      // Without a journal the export still runs; it just cannot be resumed.
+      .catch(() => null);
+    return { ...job, ids, done: [], writer };
+  }
+
+  private async perform(exportId: string, start: Start, run: Run): Promise<ExportSummary> {
+    const { folder } = run;
     const { signal } = run.abort;
 
     const progress = progressEvents(exportId, this.emit);
     try {
-      const ids = await job.labelIds(signal).catch((error: unknown) => {
-        if (signal.aborted) return null;
-        throw error;
-      });
-      // Cancelled while the filter was paged through: nothing was written.
-      if (ids === null || signal.aborted)
-        return { exportId, status: 'cancelled', folder, rows: [], manifestFiles: [] };
-      const result = await exportLabels(job.source, ids, {
+      const plan = await this.prepare(start, run);
+      if (!plan) return { exportId, status: 'cancelled', folder, rows: [], manifestFiles: [] };
+      const result = await exportLabels(plan.source, plan.ids, {
         folder,
-        transcripts: job.transcripts,
-        onExists: job.onExists,
+        transcripts: plan.transcripts,
+        onExists: plan.onExists,
         signal,
         onProgress: progress.report,
+        done: plan.done,
+        onRow: (row) => plan.writer?.append(row),
       });
+      await plan.writer?.flushed();
+      const manifestFiles = [result.manifestCsv, result.manifestJson];
+      if (this.closing && result.status === 'cancelled') {
+        // Stopped by the app closing, not by the user: it is resumed later, and the resumed
+        // run writes the manifest of every recording; this partial one would only mislead.
+        await Promise.all(manifestFiles.map((path) => removeQuietly(path)));
+        manifestFiles.length = 0;
+      } else {
+        // It answered: finished, or cancelled by the user.
+        await this.journal.remove(run.journalId);
+      }
       return {
         exportId,
         status: result.status,
         folder: result.folder,
         rows: result.rows.map(exportRow),
-        manifestFiles: [basename(result.manifestCsv), basename(result.manifestJson)],
+        manifestFiles: manifestFiles.map((path) => basename(path)),
       };
     } catch (error) {
+      // A folder error after some files: resumable once the folder takes files again.
+      if (!this.closing && progress.exported() === 0) await this.journal.remove(run.journalId);
       throw stoppedBy(error, folder, progress.exported());
     } finally {
       run.running = false;
@@ -143,6 +243,7 @@ export class ExportRuns {
 
   /** Cancels every export still running and waits for each to clean up (the app is closing). */
   async stopAll(): Promise<void> {
+    this.closing = true;
     const running = [...this.runs.values()].filter((run) => run.running);
     for (const run of running) run.abort.abort();
     await Promise.all(running.map((run) => run.settled));

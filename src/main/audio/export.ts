@@ -75,6 +75,13 @@ export interface ExportOptions {
   onProgress?: (progress: ExportProgress) => void;
   /** Time stamps the manifest. */
   now?: () => Date;
+  /**
+   * Rows an earlier run of this export finished (a resume): those recordings are not exported
+   * again, and the manifest lists them in their place.
+   */
+  done?: readonly ManifestRow[];
+  /** Each row once it is final (the journal keeps the finished ones). */
+  onRow?: (row: ManifestRow) => Promise<void> | void;
 }
 
 export interface ExportResult {
@@ -168,10 +175,17 @@ export async function exportLabels(
   if (options.signal?.aborted) stop.abort(options.signal.reason);
   let fatal: AudioError | undefined;
 
+  const done = new Map((options.done ?? []).map((row) => [row.labelId, row]));
   const files = new Map<string, ExportFileProgress>(
-    ids.map((labelId) => [labelId, { labelId, state: 'waiting', bytesDone: 0, bytesTotal: null }]),
+    ids.map((labelId) => {
+      const row = done.get(labelId);
+      const file: ExportFileProgress = row
+        ? { labelId, state: row.status, bytesDone: row.bytes ?? 0, bytesTotal: row.bytes }
+        : { labelId, state: 'waiting', bytesDone: 0, bytesTotal: null };
+      return [labelId, file];
+    }),
   );
-  let filesDone = 0;
+  let filesDone = ids.filter((labelId) => done.has(labelId)).length;
   const report = (file: ExportFileProgress) => {
     if (!options.onProgress) return;
     let bytesDone = 0;
@@ -258,6 +272,7 @@ export async function exportLabels(
     file.state = row.status;
     filesDone++;
     report(file);
+    await options.onRow?.(row);
     return row;
   }
 
@@ -266,7 +281,8 @@ export async function exportLabels(
   const worker = async () => {
     while (next < ids.length) {
       const index = next++;
-      rows[index] = await exportOne(ids[index]!);
+      const labelId = ids[index]!;
+      rows[index] = done.get(labelId) ?? (await exportOne(labelId));
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 3, ids.length));

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   LABEL_LIST_DEFAULT_LIMIT,
   LABEL_LIST_MAX_LIMIT,
@@ -9,6 +10,7 @@ import { isApiError } from '../api/errors';
 import type { AudioSource } from '../audio/download';
 import { ExportFolders } from '../audio/export-folders';
 import { ExportRuns } from '../audio/export-runs';
+import { ExportJournal } from '../audio/export-journal';
 import type { CacheReader } from '../cache';
 import type { CoreContext } from '../context';
 import { AppError, invalidInput } from '../errors';
@@ -24,7 +26,10 @@ type RecordingChannels =
   | 'export.useFolder'
   | 'export.run'
   | 'export.cancel'
-  | 'export.openFolder';
+  | 'export.openFolder'
+  | 'export.unfinished'
+  | 'export.resume'
+  | 'export.discard';
 
 /** A filter matching more recordings than one export takes is refused before anything is written. */
 function checkExportSize(matching: number): void {
@@ -41,7 +46,10 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
     context;
   const organizationId = () => accounts.active().account.organizationId;
   const folders = new ExportFolders();
-  const runs = new ExportRuns((event) => emit('export.progress', event));
+  const runs = new ExportRuns(
+    (event) => emit('export.progress', event),
+    new ExportJournal(join(options.dataDir, 'exports')),
+  );
   // Quitting cancels the exports under way, so none is left with a partial file.
   context.onClose(() => runs.stopAll());
 
@@ -194,9 +202,11 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
     },
     'export.run': ({ exportId, folderId, labels, transcripts, onExists }) => {
       const folder = folders.path(folderId);
-      const source = exportSource(accounts.active().account.id);
+      const accountId = accounts.active().account.id;
+      const source = exportSource(accountId);
       return runs.run({
         exportId,
+        accountId,
         folder,
         source,
         transcripts,
@@ -204,6 +214,22 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
         labelIds: (signal) =>
           'ids' in labels ? Promise.resolve(labels.ids) : matchingIds(labels.filter, signal),
       });
+    },
+    'export.unfinished': () => runs.unfinished(accounts.active().account.id),
+    'export.resume': async ({ exportId, journalId }) => {
+      const accountId = accounts.active().account.id;
+      // Only the account that started an export goes on with it (its recordings, its service).
+      const mine = (await runs.unfinished(accountId)).some((u) => u.journalId === journalId);
+      if (!mine) throw new AppError('not_found', 'There is no unfinished export with this id.');
+      return runs.resume(exportId, journalId, exportSource(accountId));
+    },
+    'export.discard': async ({ journalId }) => {
+      const mine = (await runs.unfinished(accounts.active().account.id)).some(
+        (u) => u.journalId === journalId,
+      );
+      if (!mine) throw new AppError('not_found', 'There is no unfinished export with this id.');
+      await runs.discard(journalId);
+      return null;
     },
     'export.cancel': ({ exportId }) => {
       runs.cancel(exportId);
