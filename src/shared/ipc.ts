@@ -233,6 +233,8 @@ export interface ExportSummary {
   rows: ExportRow[];
   /** The manifest's files in the folder (manifest.csv and manifest.json, or numbered names). */
   manifestFiles: string[];
+  /** A resumed export's folder, registered again so that a retry can go there (export.run). */
+  folderId?: string;
 }
 
 /** An export that stopped before it finished (the app closed or crashed, the disk filled up). */

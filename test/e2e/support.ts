@@ -56,7 +56,8 @@ export function startShellProcess(args: string[]): Promise<ShellProcess> {
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // Exited, or ended by a signal (exitCode stays null then).
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });

@@ -48,6 +48,18 @@ describe.skipIf(problem !== undefined)('the OS keychain (a real Secret Service)'
     expect(new Entry(service, 'account-1').getPassword()).toBe('csk_secret-value');
     store.delete('account-1');
     expect(store.get('account-1')).toBeUndefined();
+    expect(new Entry(service, 'account-1').getPassword()).toBeNull();
+  });
+
+  it('reads each key from the keychain once per run, then from memory', () => {
+    new Entry(service, 'account-2').setPassword('csk_stored-earlier');
+    const store = new KeychainSecretStore(service);
+    expect(store.get('account-2')).toBe('csk_stored-earlier');
+    // Gone from the keychain behind the app's back: this run still has it (no more round trips).
+    new Entry(service, 'account-2').deletePassword();
+    expect(store.get('account-2')).toBe('csk_stored-earlier');
+    // A new run reads the keychain again, and finds nothing.
+    expect(new KeychainSecretStore(service).get('account-2')).toBeUndefined();
   });
 });
 

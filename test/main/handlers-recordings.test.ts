@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBecause } from '../support/skip';
@@ -681,6 +681,9 @@ describe('an export the app stopped, resumed', () => {
     const rowsFile = join(dataDir, 'exports', `${summary.exportId}.rows.jsonl`);
     writeFileSync(rowsFile, `${readFileSync(rowsFile, 'utf8')}{"labelId":"${ids.big1}","sta`);
     writeFileSync(join(folder.path, `.${ids.big1}.earmark-partial`), 'half a file');
+    const temporary = join(folder.path, '.earmark-0123456789ab.tmp');
+    writeFileSync(temporary, 'a transcript being written');
+    utimesSync(temporary, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
     expect(await unfinishedOne(summary.exportId)).toMatchObject({ total: 2, done: 1 });
 
     expect(await call('export.discard', { journalId: summary.exportId })).toBeNull();

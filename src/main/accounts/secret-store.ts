@@ -25,6 +25,13 @@ export const KEYCHAIN_SERVICE = 'Earmark';
  */
 export class KeychainSecretStore implements SecretStore {
   readonly kind = 'keychain';
+  /**
+   * Keys read or written in this run, kept in this process's memory (where the API client holds
+   * them anyway): every request needs its account's key, and each keychain read is a blocking
+   * round trip to the keychain's daemon (about a millisecond on D-Bus), which an export or a
+   * sync would otherwise make hundreds of times a second. Nothing is written anywhere else.
+   */
+  private readonly known = new Map<string, string>();
 
   constructor(private readonly service = KEYCHAIN_SERVICE) {}
 
@@ -33,11 +40,16 @@ export class KeychainSecretStore implements SecretStore {
   }
 
   get(accountId: string): string | undefined {
+    const known = this.known.get(accountId);
+    if (known !== undefined) return known;
+    let secret: string | undefined;
     try {
-      return this.entry(accountId).getPassword() ?? undefined;
+      secret = this.entry(accountId).getPassword() ?? undefined;
     } catch (error) {
       throw new KeychainUnavailableError(error);
     }
+    if (secret !== undefined) this.known.set(accountId, secret);
+    return secret;
   }
 
   set(accountId: string, secret: string): void {
@@ -46,9 +58,11 @@ export class KeychainSecretStore implements SecretStore {
     } catch (error) {
       throw new KeychainUnavailableError(error);
     }
+    this.known.set(accountId, secret);
   }
 
   delete(accountId: string): void {
+    this.known.delete(accountId);
     try {
       this.entry(accountId).deletePassword();
     } catch (error) {

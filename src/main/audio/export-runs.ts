@@ -9,7 +9,10 @@ import { AppError } from '../errors';
 import { discardPartial, type AudioSource } from './download';
 import { exportLabels, type ExportOptions, type ExportProgress, type ManifestRow } from './export';
 import { folderProblem } from './export-folders';
-import { removeQuietly } from './files';
+import { removeQuietly, removeStaleTemporaries } from './files';
+
+/** When this process started: temporary files older than that are a crash's leftovers. */
+const STARTED_AT = performance.timeOrigin;
 import type { ExportJournal, JournalRecord, JournalWriter } from './export-journal';
 
 /** An export's progress events come at most this often, besides one for every file's change of state. */
@@ -137,6 +140,7 @@ export class ExportRuns {
     for (const labelId of header.labelIds) {
       if (!finished.has(labelId)) await discardPartial(header.folder, labelId).catch(() => {});
     }
+    await removeStaleTemporaries(header.folder, STARTED_AT);
     await this.journal.remove(journalId);
   }
 
@@ -167,6 +171,7 @@ export class ExportRuns {
   private async prepare(start: Start, run: Run) {
     if ('resume' in start) {
       const { header, rows } = start.resume;
+      await removeStaleTemporaries(header.folder, STARTED_AT);
       return {
         ...header,
         ids: header.labelIds,
@@ -194,7 +199,7 @@ export class ExportRuns {
       })
       // Without a journal the export still runs; it just cannot be resumed.
       .catch(() => null);
-    return { ...job, ids, done: [], writer };
+    return { ...job, ids, done: undefined, writer };
   }
 
   private async perform(exportId: string, start: Start, run: Run): Promise<ExportSummary> {

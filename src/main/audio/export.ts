@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Label } from '../../shared/api';
 import { currentTranscript, isProcessingContent } from '../../shared/transcript';
 import { ApiError } from '../api/errors';
@@ -77,7 +81,9 @@ export interface ExportOptions {
   now?: () => Date;
   /**
    * Rows an earlier run of this export finished (a resume): those recordings are not exported
-   * again, and the manifest lists them in their place.
+   * again, and the manifest lists them in their place. Given at all (even empty), it also means a
+   * crash may have left files this export wrote but never recorded: the same bytes already under
+   * the name it chose first are taken as its own rather than kept beside a numbered copy.
    */
   done?: readonly ManifestRow[];
   /** Each row once it is final (the journal keeps the finished ones). */
@@ -151,12 +157,42 @@ const rowOf = (labelId: string, label: Label | undefined): ManifestRow => ({
   error: null,
 });
 
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
 const messageOf = (error: unknown) =>
   error instanceof ApiError || error instanceof AudioError
     ? error.message
     : error instanceof Error
       ? error.message
       : String(error);
+
+/**
+ * A file this export just wrote under a numbered name ("a (2).wav") when the unnumbered one
+ * ("a.wav") holds the same content (the same SHA-256, or the same text): the earlier file is kept
+ * and the copy removed. Answers the name the export's file has now.
+ */
+async function adoptIdentical(
+  folder: string,
+  name: string,
+  content: { sha256: string | null } | { text: string },
+): Promise<string> {
+  const numbered = /^(.*) \(\d+\)(\.[^.]*)?$/.exec(name);
+  if (!numbered) return name;
+  const first = `${numbered[1]}${numbered[2] ?? ''}`;
+  const earlier = join(folder, first);
+  const identical = await (
+    'text' in content
+      ? readFile(earlier, 'utf8').then((text) => text === content.text)
+      : sha256OfFile(earlier).then((hash) => hash === content.sha256)
+  ).catch(() => false);
+  if (!identical) return name;
+  await removeQuietly(join(folder, name));
+  return first;
+}
 
 /** Exports the labels (ids; each fetched with its notes) into `options.folder`. */
 export async function exportLabels(
@@ -176,6 +212,7 @@ export async function exportLabels(
   let fatal: AudioError | undefined;
 
   const done = new Map((options.done ?? []).map((row) => [row.labelId, row]));
+  const resuming = options.done !== undefined;
   const files = new Map<string, ExportFileProgress>(
     ids.map((labelId) => {
       const row = done.get(labelId);
@@ -231,9 +268,12 @@ export async function exportLabels(
             report(file);
           },
         });
+        const fileName = resuming
+          ? await adoptIdentical(folder, audio.name, { sha256: audio.sha256 })
+          : audio.name;
         Object.assign(row, {
           status: 'exported',
-          file: audio.name,
+          file: fileName,
           bytes: audio.bytes,
           sha256: audio.sha256,
           contentType: audio.contentType,
@@ -245,14 +285,12 @@ export async function exportLabels(
       }
       if (transcript !== undefined) {
         const name = audio
-          ? withExtension(audio.name, 'txt')
+          ? withExtension(row.file ?? audio.name, 'txt')
           : safeFileName(null, 'txt', labelFileStem(label, labelId));
-        row.transcriptFile = await writeNewFile(
-          folder,
-          name,
-          `${transcript.trimEnd()}\n`,
-          onExists,
-        );
+        const text = `${transcript.trimEnd()}\n`;
+        row.transcriptFile = await writeNewFile(folder, name, text, onExists);
+        if (resuming)
+          row.transcriptFile = await adoptIdentical(folder, row.transcriptFile, { text });
       }
     } catch (error) {
       await discardPartial(folder, labelId).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AudioError, fileErrorOf, isAudioError } from './errors';
 import { numberedName } from './names';
@@ -67,6 +67,21 @@ async function writeTemporary(folder: string, data: string | Uint8Array, durable
   } catch (error) {
     await removeQuietly(temporary).catch(() => undefined);
     throw error;
+  }
+}
+
+const TEMPORARY = /^\.earmark-[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the temporary files a crash left in a folder: those named as writeTemporary names them
+ * and last written before `before` (the start of this process, so none is a write under way).
+ */
+export async function removeStaleTemporaries(folder: string, before: number): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names.filter((n) => TEMPORARY.test(n))) {
+    const path = join(folder, name);
+    const info = await stat(path).catch(() => null);
+    if (info?.isFile() && info.mtimeMs < before) await removeQuietly(path).catch(() => {});
   }
 }
 

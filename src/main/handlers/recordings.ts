@@ -219,9 +219,11 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
     'export.resume': async ({ exportId, journalId }) => {
       const accountId = accounts.active().account.id;
       // Only the account that started an export goes on with it (its recordings, its service).
-      const mine = (await runs.unfinished(accountId)).some((u) => u.journalId === journalId);
+      const mine = (await runs.unfinished(accountId)).find((u) => u.journalId === journalId);
       if (!mine) throw new AppError('not_found', 'There is no unfinished export with this id.');
-      return runs.resume(exportId, journalId, exportSource(accountId));
+      // Main chose this folder (the user did, when the export began): checked and named again.
+      const { folderId } = await folders.register(mine.folder);
+      return { ...(await runs.resume(exportId, journalId, exportSource(accountId))), folderId };
     },
     'export.discard': async ({ journalId }) => {
       const mine = (await runs.unfinished(accounts.active().account.id)).some(
