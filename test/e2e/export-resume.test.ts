@@ -125,7 +125,11 @@ describe.skipIf(problem !== undefined)('an export that a crash stopped, resumed'
     }
     for (const name of beforeCrash) expect(named.has(name), name).toBe(true);
     // Nothing else: no "(2)" copies, no partial downloads.
-    expect(readdirSync(folder).filter((name) => !named.has(name)).join(", ")).toBe("");
+    expect(
+      readdirSync(folder)
+        .filter((name) => !named.has(name))
+        .join(', '),
+    ).toBe('');
 
     await finished.getByRole('button', { name: 'Done' }).click();
     await finished.waitFor({ state: 'detached' });
