@@ -168,6 +168,40 @@ describe.skipIf(problem !== undefined)(
       await page.keyboard.press('Escape');
     }, 60_000);
 
+    it('follow-ups: adding them to a record, a task open, the list, the board editor', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=ClinicConversation&limit=20`,
+      );
+      const visit = labels.find((label) => label.patient !== null)!;
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.goto(`${origin}/#record/${visit.id}`);
+      await page.getByRole('button', { name: 'Add follow-ups' }).click();
+      const adding = page.getByRole('button', { name: /^Add \d follow-ups?$/ });
+      await adding.waitFor();
+      expect(await violations(page)).toEqual([]);
+      await adding.click();
+      await page.getByText(/^Added \d follow-ups? to/).waitFor();
+
+      await page.goto(`${origin}/#follow-ups`);
+      await heading('Follow-ups');
+      const card = page.locator('button.card').first();
+      const title = (await card.locator('.title').textContent())!;
+      await card.click();
+      await page.getByRole('complementary', { name: title }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await violations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.getByRole('radio', { name: 'List' }).check();
+      await page.getByRole('region', { name: /, by visit$/ }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Edit board' }).click();
+      await page.getByRole('dialog', { name: /^Edit board/ }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+    }, 60_000);
+
     it('the new webhook form', async () => {
       await page.goto(`${origin}/#settings/webhooks`);
       await page.getByRole('button', { name: 'New webhook' }).click();
