@@ -32,7 +32,7 @@ export interface ExportJob {
 }
 
 /** How a run goes on: a new export, or the rest of one its journal kept. */
-type Start = { job: ExportJob } | { resume: JournalRecord; exportId: string; source: AudioSource };
+type Start = { job: ExportJob } | { resume: JournalRecord; source: AudioSource };
 
 interface Run {
   abort: AbortController;
@@ -116,23 +116,23 @@ export class ExportRuns {
   /** Goes on with an unfinished export (see ExportJournal), under a new run id. */
   async resume(exportId: string, journalId: string, source: AudioSource): Promise<ExportSummary> {
     const record = await this.journal.load(journalId);
-    if ([...this.runs.values()].some((run) => run.running && run.journalId === journalId)) {
+    if (this.isRunning(journalId))
       throw new AppError('conflict', 'This export is already running.');
-    }
-    return this.start(exportId, record.header.folder, { resume: record, exportId, source });
+    return this.start(exportId, record.header.folder, { resume: record, source });
   }
 
   /** The account's exports that stopped before they finished (none of them running now). */
   async unfinished(accountId: string): Promise<UnfinishedExport[]> {
-    const running = new Set(
-      [...this.runs.values()].filter((run) => run.running).map((run) => run.journalId),
-    );
-    return (await this.journal.unfinished(accountId)).filter((u) => !running.has(u.journalId));
+    return (await this.journal.unfinished(accountId)).filter((u) => !this.isRunning(u.journalId));
+  }
+
+  private isRunning(journalId: string): boolean {
+    return [...this.runs.values()].some((run) => run.running && run.journalId === journalId);
   }
 
   /** Gives up an unfinished export: its exported files stay, its partial downloads go. */
   async discard(journalId: string): Promise<void> {
-    if ([...this.runs.values()].some((run) => run.running && run.journalId === journalId)) {
+    if (this.isRunning(journalId)) {
       throw new AppError('conflict', 'This export is running: cancel it first.');
     }
     const { header, rows } = await this.journal.load(journalId);

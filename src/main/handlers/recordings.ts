@@ -5,7 +5,12 @@ import {
   type Label,
   type LabelListQuery,
 } from '../../shared/api';
-import { EXPORT_MAX_LABELS, type LabelFilter, type LabelPage } from '../../shared/ipc';
+import {
+  EXPORT_MAX_LABELS,
+  type LabelFilter,
+  type LabelPage,
+  type UnfinishedExport,
+} from '../../shared/ipc';
 import { isApiError } from '../api/errors';
 import type { AudioSource } from '../audio/download';
 import { ExportFolders } from '../audio/export-folders';
@@ -127,6 +132,18 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
     };
   };
 
+  /**
+   * An unfinished export of the active account: only the account that started an export goes on
+   * with it or gives it up (its recordings, its service).
+   */
+  async function unfinishedOfActive(journalId: string): Promise<UnfinishedExport> {
+    const stopped = (await runs.unfinished(accounts.active().account.id)).find(
+      (u) => u.journalId === journalId,
+    );
+    if (!stopped) throw new AppError('not_found', 'There is no unfinished export with this id.');
+    return stopped;
+  }
+
   /** The service's 404 for assign, made specific: the recording is gone, or the patient is unknown. */
   async function assignNotFound(
     service: ServiceClient,
@@ -217,19 +234,14 @@ export function recordingHandlers(context: CoreContext): Pick<RpcHandlers, Recor
     },
     'export.unfinished': () => runs.unfinished(accounts.active().account.id),
     'export.resume': async ({ exportId, journalId }) => {
-      const accountId = accounts.active().account.id;
-      // Only the account that started an export goes on with it (its recordings, its service).
-      const mine = (await runs.unfinished(accountId)).find((u) => u.journalId === journalId);
-      if (!mine) throw new AppError('not_found', 'There is no unfinished export with this id.');
+      const stopped = await unfinishedOfActive(journalId);
       // Main chose this folder (the user did, when the export began): checked and named again.
-      const { folderId } = await folders.register(mine.folder);
-      return { ...(await runs.resume(exportId, journalId, exportSource(accountId))), folderId };
+      const { folderId } = await folders.register(stopped.folder);
+      const source = exportSource(accounts.active().account.id);
+      return { ...(await runs.resume(exportId, journalId, source)), folderId };
     },
     'export.discard': async ({ journalId }) => {
-      const mine = (await runs.unfinished(accounts.active().account.id)).some(
-        (u) => u.journalId === journalId,
-      );
-      if (!mine) throw new AppError('not_found', 'There is no unfinished export with this id.');
+      await unfinishedOfActive(journalId);
       await runs.discard(journalId);
       return null;
     },
