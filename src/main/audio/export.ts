@@ -173,16 +173,19 @@ const messageOf = (error: unknown) =>
 /**
  * A file this export just wrote under a numbered name ("a (2).wav") when the unnumbered one
  * ("a.wav") holds the same content (the same SHA-256, or the same text): the earlier file is kept
- * and the copy removed. Answers the name the export's file has now.
+ * and the copy removed. Answers the name the export's file has now. `pairedWith`: the name the
+ * earlier file must have to be taken (a transcript goes with its audio file's name).
  */
 async function adoptIdentical(
   folder: string,
   name: string,
   content: { sha256: string | null } | { text: string },
+  pairedWith?: string,
 ): Promise<string> {
   const numbered = /^(.*) \(\d+\)(\.[^.]*)?$/.exec(name);
   if (!numbered) return name;
   const first = `${numbered[1]}${numbered[2] ?? ''}`;
+  if (pairedWith !== undefined && first !== pairedWith) return name;
   const earlier = join(folder, first);
   const identical = await (
     'text' in content
@@ -289,8 +292,10 @@ export async function exportLabels(
           : safeFileName(null, 'txt', labelFileStem(label, labelId));
         const text = `${transcript.trimEnd()}\n`;
         row.transcriptFile = await writeNewFile(folder, name, text, onExists);
-        if (resuming)
-          row.transcriptFile = await adoptIdentical(folder, row.transcriptFile, { text });
+        if (resuming) {
+          const paired = row.file === null ? undefined : withExtension(row.file, 'txt');
+          row.transcriptFile = await adoptIdentical(folder, row.transcriptFile, { text }, paired);
+        }
       }
     } catch (error) {
       await discardPartial(folder, labelId).catch(() => undefined);

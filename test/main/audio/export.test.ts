@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { skipBecause } from '../../support/skip';
@@ -176,6 +176,46 @@ describe('exportLabels', () => {
     const skipped = await exportLabels(labels(), [wavId], { folder, onExists: 'skip' });
     expect(skipped.rows[0]).toMatchObject({ status: 'skipped', file: null });
     expect(hidden(folder)).toEqual([]);
+  });
+
+  it('a resumed export takes files a crash left unrecorded as its own, not a copy beside them', async () => {
+    const folder = fx.tempFolder('earmark-export-');
+    // What a crash between the rename and the journal's line leaves: the files, no row.
+    const first = await exportLabels(labels(), [wavId, mp4Id], { folder, transcripts: true });
+    const [wav, mp4] = first.rows;
+    // mp4's file is replaced by other bytes: not the same recording's, so it is kept beside.
+    writeFileSync(join(folder, mp4!.file!), 'someone else’s file');
+    for (const name of readdirSync(folder).filter((n) => n.startsWith('manifest'))) {
+      rmSync(join(folder, name));
+    }
+
+    const resumed = await exportLabels(labels(), [wavId, mp4Id], {
+      folder,
+      transcripts: true,
+      done: [],
+    });
+    expect(resumed.rows[0]).toMatchObject({
+      status: 'exported',
+      file: wav!.file,
+      transcriptFile: wav!.transcriptFile,
+      sha256: wav!.sha256,
+    });
+    expect(resumed.rows[1]!.file).toMatch(/ \(2\)\.m4a$/);
+    expect(readdirSync(folder).sort()).toEqual(
+      [
+        wav!.file!,
+        wav!.transcriptFile!,
+        mp4!.file!,
+        mp4!.transcriptFile!,
+        resumed.rows[1]!.file!,
+        resumed.rows[1]!.transcriptFile!,
+        'manifest.csv',
+        'manifest.json',
+      ].sort(),
+    );
+    // A new export (not a resume) keeps both, as the user asked.
+    const again = await exportLabels(labels(), [wavId], { folder, transcripts: true });
+    expect(again.rows[0]!.file).toMatch(/ \(2\)\.wav$/);
   });
 
   it('protects spreadsheets from a patient name that is a formula', async () => {
