@@ -321,6 +321,41 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
     }
   }, 180_000);
 
+  it('an export goes on when its dialog is closed; the sidebar shows it and brings it back', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'earmark-e2e-background-'));
+    try {
+      await page.goto(`${new URL(shell.url).origin}/#recordings`);
+      const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
+      await expect.poll(() => exportAll.isEnabled(), WAIT).toBe(true);
+      const total = Number(/\d[\d,]*/.exec((await exportAll.textContent())!)![0].replace(',', ''));
+      await exportAll.click();
+      const dialog = page.getByRole('dialog', { name: /^Export \d[\d,]* recordings$/ });
+      await dialog.getByRole('textbox', { name: 'Folder' }).fill(folder);
+      await dialog.getByRole('button', { name: /^Export \d[\d,]* recordings$/ }).click();
+      await dialog.getByRole('list', { name: 'Files' }).getByRole('listitem').first().waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      // Out of sight, not cancelled: the sidebar carries it while another screen is used.
+      const show = page.getByRole('button', { name: 'Show the export' });
+      await show.waitFor();
+      const sidebar = page.getByRole('group', { name: /^Export/ });
+      expect(await sidebar.textContent()).toMatch(/Exporting \d+ of \d+|Export finished/);
+      await page.getByRole('link', { name: 'Conversations' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Conversations' }).waitFor();
+      await show.click();
+      const finished = page.getByRole('dialog', { name: 'Export finished' });
+      await finished.waitFor({ timeout: 120_000 });
+      const [manifest] = manifests(folder);
+      expect(manifest!.labels).toHaveLength(total);
+      for (const row of manifest!.labels) expect(['exported', 'no_audio']).toContain(row.status);
+      await finished.getByRole('button', { name: 'Done' }).click();
+      await finished.waitFor({ state: 'detached' });
+      expect(await show.count()).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('offline: shows what is cached and disables what needs the service, saying why', async () => {
     const opened = exported[0]!;
     let neverOpened: Label | undefined;
