@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/accessibility.test.ts', chromiumProblem());
 const AXE_SOURCE = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',

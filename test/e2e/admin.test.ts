@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/service/webhooks/signature';
@@ -5,7 +6,7 @@ import { startReceiver, type Receiver } from '../service/receiver';
 import type { DemoService } from './demo-service';
 import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/admin.test.ts', chromiumProblem());
 /** How long a poll waits for the page to catch up. */
 const WAIT = { timeout: 10_000, interval: 100 };
 

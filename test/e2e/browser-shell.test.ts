@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,8 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
 
-const problem = chromiumProblem();
-if (problem) console.warn(`Skipping browser end-to-end tests: ${problem}`);
+const problem = announceSkip('browser end-to-end tests', chromiumProblem());
 
 describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
   let dataDir: string;

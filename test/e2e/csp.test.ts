@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/csp.test.ts', chromiumProblem());
 
 /** Code run in the page, as source text: this project's TypeScript has no DOM types. */
 const inPage = {

@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import {
   type ShellProcess,
 } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/export-resume.test.ts', chromiumProblem());
 
 interface ManifestRow {
   labelId: string;

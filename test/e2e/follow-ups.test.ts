@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label, Task } from '../../src/shared/api';
@@ -10,7 +11,7 @@ import {
   type ShellProcess,
 } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/follow-ups.test.ts', chromiumProblem());
 /** How long a poll waits for the page to catch up. */
 const WAIT = { timeout: 10_000, interval: 100 };
 

@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '../../src/shared/api';
@@ -5,7 +6,7 @@ import type { CreatedRange } from '../../src/shared/ipc';
 import { formatClock, formatDuration } from '../../src/shared/timeline';
 import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/hub-timeline.test.ts', chromiumProblem());
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const WAIT = { timeout: 10_000, interval: 100 };

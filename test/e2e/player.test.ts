@@ -1,10 +1,11 @@
+import { announceSkip } from '../support/skip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import type { DemoService } from './demo-service';
 import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/player.test.ts', chromiumProblem());
 
 describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo clinic)', () => {
   let app: AppOnEmbeddedDemo;

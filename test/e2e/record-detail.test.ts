@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ import {
   type ShellProcess,
 } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/record-detail.test.ts', chromiumProblem());
 const WAIT = { timeout: 20_000, interval: 100 };
 
 /** A manifest.json row, as the export writes it. */

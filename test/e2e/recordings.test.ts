@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
@@ -7,7 +8,7 @@ import type { Launched } from '../service/child-process';
 import { until } from '../service/poll';
 import { chromiumProblem, openAppOnDemoService, type AppOnDemoService } from './support';
 
-const problem = chromiumProblem();
+const problem = announceSkip('the tests of test/e2e/recordings.test.ts', chromiumProblem());
 const WAIT = { timeout: 20_000, interval: 100 };
 
 /**

@@ -3,6 +3,7 @@
 // on the installed runtime, as `npm start` does; a packaged build cannot be driven this way, since
 // its fuses refuse the inspector Playwright attaches with. Where the runtime, better-sqlite3's
 // Electron build or a display is missing, it reports itself skipped, with the reason.
+import { announceSkip } from '../support/skip';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +33,7 @@ function electronProblem(): string | undefined {
   return undefined;
 }
 
-const problem = electronProblem();
-if (problem) console.warn(`Skipping the Electron end-to-end tests: ${problem}`);
+const problem = announceSkip('the Electron end-to-end tests', electronProblem());
 
 describe.skipIf(problem !== undefined)('the Electron app on the demo clinic', () => {
   let dataDir: string;

@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { Entry } from '@napi-rs/keyring';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -17,8 +18,7 @@ import { connectService } from '../../src/main/service-client';
 import { startService, type RunningService } from '../service/harness';
 import { secretServiceProblem } from '../support/secret-service';
 
-const problem = secretServiceProblem();
-if (problem) console.warn(`Skipping keychain tests: ${problem}`);
+const problem = announceSkip('keychain tests', secretServiceProblem());
 
 /** Every file under `folder`, read as text. */
 function allText(folder: string): string {

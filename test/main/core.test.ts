@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { createCore, type Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { secretServiceProblem } from '../support/secret-service';
 
-const problem = secretServiceProblem();
+const problem = announceSkip('the tests of test/main/core.test.ts', secretServiceProblem());
 
 const filesUnder = (folder: string) =>
   readdirSync(folder, { recursive: true, encoding: 'utf8' })

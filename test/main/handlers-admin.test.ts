@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,10 @@ import { startService, type RunningService } from '../service/harness';
 import { startReceiver, type Receiver } from '../service/receiver';
 import { secretServiceProblem } from '../support/secret-service';
 
-const problem = secretServiceProblem();
+const problem = announceSkip(
+  'the tests of test/main/handlers-admin.test.ts',
+  secretServiceProblem(),
+);
 
 const filesUnder = (folder: string) =>
   readdirSync(folder, { recursive: true, encoding: 'utf8' })

@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,10 @@ import { startService, type RunningService } from '../service/harness';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { secretServiceProblem } from '../support/secret-service';
 
-const problem = secretServiceProblem();
+const problem = announceSkip(
+  'the tests of test/main/handlers-follow-ups.test.ts',
+  secretServiceProblem(),
+);
 
 describe.skipIf(problem !== undefined)('follow-up handlers against the reference service', () => {
   let svc: RunningService;

@@ -1,3 +1,4 @@
+import { announceSkip } from '../support/skip';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ import { HOUR_MS } from './sync/helpers';
  * stays in the real Secret Service only.
  */
 
-const problem = secretServiceProblem();
+const problem = announceSkip('the tests of test/main/no-key-leak.test.ts', secretServiceProblem());
 if (problem) console.log(`no-key-leak: skipped, ${problem}`);
 
 /** Channels that only read: each is called once more at the end of the session. */

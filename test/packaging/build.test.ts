@@ -6,6 +6,7 @@
 // no installers (their tools are downloaded from GitHub) and no native rebuild (it compiles
 // better-sqlite3 for Electron against downloaded headers, and rewrites node_modules under the
 // other tests' feet), so the addon packed here is Node's build, in the place Electron's goes.
+import { announceSkip } from '../support/skip';
 import {
   chmodSync,
   existsSync,
@@ -48,13 +49,14 @@ function standInRuntime(folder: string): string {
   return folder;
 }
 
-const problem =
+const problem = announceSkip(
+  'the packaging build test',
   process.platform !== 'linux'
     ? 'the stand-in runtime has the Linux layout'
     : !existsSync(join(root, 'out', 'main', 'index.js'))
       ? 'the app is not built (npm run build)'
-      : undefined;
-if (problem) console.warn(`Skipping the packaging build test: ${problem}`);
+      : undefined,
+);
 
 describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
   let work: string;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { skipBecause } from '../../support/skip';
+import { announceSkip, skipBecause } from '../../support/skip';
 import { ApiError } from '../../../src/main/api/errors';
 import {
   downloadLabelAudio,
@@ -16,6 +16,7 @@ import { useProxiedService } from '../api/helpers';
 import * as fx from './fixtures';
 
 const ffmpeg = await findFfmpeg();
+announceSkip('MP4 peaks through ffmpeg', ffmpeg ? undefined : 'there is no ffmpeg on the PATH');
 
 const env = useProxiedService();
 let wavId: string;

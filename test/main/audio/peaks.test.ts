@@ -1,3 +1,4 @@
+import { announceSkip } from '../../support/skip';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -235,6 +236,7 @@ describe('the SIMD kernel', () => {
 
 describe('MP4 (AAC) peaks through ffmpeg, when the caller opts in', async () => {
   const ffmpeg = await findFfmpeg();
+  announceSkip('MP4 peaks through ffmpeg', ffmpeg ? undefined : 'there is no ffmpeg on the PATH');
   const file = join('resources', 'demo-speech', 'phone-recheck-booking.m4a');
 
   it.skipIf(!ffmpeg)(
