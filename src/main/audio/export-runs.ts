@@ -31,6 +31,18 @@ export interface ExportJob {
   onExists: NonNullable<ExportOptions['onExists']>;
 }
 
+/** What a run exports and how, and where it journals the rows it finishes. */
+interface Plan {
+  source: AudioSource;
+  ids: readonly string[];
+  transcripts: boolean;
+  onExists: ExportJob['onExists'];
+  /** A resume's finished rows; undefined for a new export (see ExportOptions.done). */
+  done: ManifestRow[] | undefined;
+  /** Null when the journal could not be begun: the export runs, unresumable. */
+  writer: JournalWriter | null;
+}
+
 /** How a run goes on: a new export, or the rest of one its journal kept. */
 type Start = { job: ExportJob } | { resume: JournalRecord; source: AudioSource };
 
@@ -168,14 +180,15 @@ export class ExportRuns {
   }
 
   /** What to export and how, and its journal: begun for a new export, reopened for a resume. */
-  private async prepare(start: Start, run: Run) {
+  private async prepare(start: Start, run: Run): Promise<Plan | null> {
     if ('resume' in start) {
       const { header, rows } = start.resume;
       await removeStaleTemporaries(header.folder, STARTED_AT);
       return {
-        ...header,
-        ids: header.labelIds,
         source: start.source,
+        ids: header.labelIds,
+        transcripts: header.transcripts,
+        onExists: header.onExists,
         done: rows,
         writer: this.journal.writer(header.journalId),
       };
@@ -199,7 +212,8 @@ export class ExportRuns {
       })
       // Without a journal the export still runs; it just cannot be resumed.
       .catch(() => null);
-    return { ...job, ids, done: undefined, writer };
+    const { source, transcripts, onExists } = job;
+    return { source, ids, transcripts, onExists, done: undefined, writer };
   }
 
   private async perform(exportId: string, start: Start, run: Run): Promise<ExportSummary> {
