@@ -1,4 +1,4 @@
-import { RECORD_TYPES, type LabelSortingProperty, type RecordType } from './api';
+import { RECORD_TYPES, type LabelSortingProperty, type RecordType } from './api/values';
 import type { LabelFilter } from './ipc';
 import { dayRange, machineTimeZone, parseDateKey } from './timeline/clock';
 

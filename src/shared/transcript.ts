@@ -1,4 +1,4 @@
-import { TRANSCRIPT_NOTE_TYPES } from './api/labels';
+import { TRANSCRIPT_NOTE_TYPES } from './api/values';
 
 /**
  * The current-note rule of seed §2.3. Notes are an append-only version history in no guaranteed

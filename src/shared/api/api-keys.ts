@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common';
-import { FEATURE_SCOPES, IdentityApiKey } from './identity';
+import { IdentityApiKey } from './identity';
+import { FEATURE_SCOPES } from './values';
 
 /** Seed §2.2 and §4.5: the identity's key (§2.1) and, in the listing, its use and state. */
 export const ApiKey = Type.Composite([

@@ -1,27 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DeviceId, EpochMs, StringEnum, Uuid } from './common';
+import { CONVERSATION_PAGE_MAX_SIZE, CONVERSATION_STATUSES, TRANSCRIPT_STATES } from './values';
 
-/** Seed §2.5 / §3.1. */
-export const CONVERSATION_STATUSES = [
-  'ACTIVE',
-  'COMPLETED',
-  'PROCESSING',
-  'UPLOADED',
-  'FAILED',
-  'FILTERED',
-] as const;
-export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export const ConversationStatusSchema = StringEnum(CONVERSATION_STATUSES);
-export const TERMINAL_STATUSES: readonly ConversationStatus[] = ['UPLOADED', 'FAILED', 'FILTERED'];
-
-/**
- * The seed leaves transcriptState open. Ours follows the status:
- * PENDING (ACTIVE: nothing transcribed yet), PROCESSING (COMPLETED, PROCESSING),
- * READY (UPLOADED), NONE (FILTERED: never transcribed), FAILED (FAILED).
- */
-export const TRANSCRIPT_STATES = ['PENDING', 'PROCESSING', 'READY', 'NONE', 'FAILED'] as const;
-export type TranscriptState = (typeof TRANSCRIPT_STATES)[number];
-
 export const Conversation = Type.Object({
   conversationId: Type.String(),
   deviceId: DeviceId,
@@ -33,9 +14,6 @@ export const Conversation = Type.Object({
   transcriptText: Type.String(),
 });
 export type Conversation = Static<typeof Conversation>;
-
-export const CONVERSATION_PAGE_DEFAULT_SIZE = 20;
-export const CONVERSATION_PAGE_MAX_SIZE = 100;
 
 export const ConversationListQuery = Type.Object(
   {
@@ -60,11 +38,6 @@ export const ConversationParams = Type.Object({
   deviceId: DeviceId,
   conversationId: Type.String({ minLength: 1, maxLength: 64 }),
 });
-
-/** Seed §8 limits. */
-export const MINUTE_MS = 60_000;
-export const TIMELINE_MAX_WINDOW_MS = 6 * 60 * MINUTE_MS;
-export const CONVERSATION_MAX_RANGE_MS = 90 * MINUTE_MS;
 
 export const TimelineMinute = Type.Object({
   minuteStartMs: Type.Integer(),

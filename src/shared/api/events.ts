@@ -1,19 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum, Timestamp, Uuid } from './common';
-
-/** Seed §6.1 event types (task events are defined by the task boards module). */
-export const EVENT_TYPES = [
-  'new_label',
-  'label_updated',
-  'label_deleted',
-  'conversation_created',
-  'conversation_completed',
-  'ping',
-  'task_created',
-  'task_updated',
-  'task_comment_added',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import { EVENT_TYPES } from './values';
 
 export const EVENT_ID_PREFIX = 'evt_';
 export const TEST_EVENT_ID_PREFIX = 'evt_test_';

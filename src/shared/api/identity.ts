@@ -11,10 +11,6 @@ export const Entitlements = Type.Object({
 });
 export type Entitlements = Static<typeof Entitlements>;
 
-/** Feature scopes a key may carry. `logged-in` (the seed's value) grants everything its user may do. */
-export const FEATURE_SCOPES = ['logged-in', 'labels', 'hub', 'tasks', 'webhooks'] as const;
-export type FeatureScope = (typeof FEATURE_SCOPES)[number];
-
 export const IdentityApiKey = Type.Object({
   id: Uuid,
   name: Type.String(),

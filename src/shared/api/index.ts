@@ -1,3 +1,4 @@
+export * from './values';
 export * from './common';
 export * from './errors';
 export * from './identity';

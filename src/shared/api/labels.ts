@@ -1,23 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common';
+import { LABEL_LIST_MAX_LIMIT, LABEL_SORTING_PROPERTIES, RECORD_TYPES } from './values';
 
-/** Seed §2.3 record types. */
-export const RECORD_TYPES = [
-  'ClinicConversation',
-  'HubBatch',
-  'HubMic',
-  'DictationAudio',
-  'PhoneCallAudio',
-  'ButtonRecording',
-  'AudioButtonRecording',
-  'AggregateLabel',
-] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
 export const RecordTypeSchema = StringEnum(RECORD_TYPES);
-
-/** Transcript note types (§2.3); other types, such as SOAP, are free-form strings. */
-export const TRANSCRIPT_NOTE_TYPES = ['Transcript', 'NotesTranscript'] as const;
-export const SOAP_NOTE_TYPE = 'SOAP';
 
 export const Note = Type.Object({
   type: Type.String(),
@@ -45,12 +30,6 @@ export const Label = Type.Object({
   deviceSerial: Type.String(),
 });
 export type Label = Static<typeof Label>;
-
-export const LABEL_SORTING_PROPERTIES = ['FromTime', 'Type', 'Patient'] as const;
-export type LabelSortingProperty = (typeof LABEL_SORTING_PROPERTIES)[number];
-
-export const LABEL_LIST_DEFAULT_LIMIT = 50;
-export const LABEL_LIST_MAX_LIMIT = 1000;
 
 export const LabelListQuery = Type.Object(
   {

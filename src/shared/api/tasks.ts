@@ -1,15 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, OneOfTypes, StringEnum, Timestamp, Uuid } from './common';
 import { Problem } from './errors';
+import { FIELD_TYPES, STATUS_CATEGORIES } from './values';
 
 /**
  * Seed §2.6, §2.7, §3.2, §4.4. The seed leaves the status object and field definition open;
  * ours: a status has an id, a name and a category (open or done); a field definition has a key,
  * a name, a type and, for select fields, its options.
  */
-export const STATUS_CATEGORIES = ['open', 'done'] as const;
-export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
-
 const Slug = (description: string) =>
   Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z][a-z0-9_]*$', description });
 
@@ -25,9 +23,6 @@ export const TaskStatus = Type.Object(
   { additionalProperties: false },
 );
 export type TaskStatus = Static<typeof TaskStatus>;
-
-export const FIELD_TYPES = ['text', 'number', 'date', 'select'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const FieldDefinition = Type.Object(
   {
@@ -50,20 +45,6 @@ export const FieldValue = OneOfTypes<string | number>(['string', 'number'], {
 });
 export type FieldValue = Static<typeof FieldValue>;
 const FieldValues = Type.Record(Type.String(), FieldValue, { maxProperties: 50 });
-
-export const DEFAULT_STATUSES: readonly TaskStatus[] = [
-  { id: 'not_addressed', name: 'Not addressed', category: 'open' },
-  { id: 'in_progress', name: 'In progress', category: 'open' },
-  { id: 'completed', name: 'Completed', category: 'done' },
-  { id: 'no_action_needed', name: 'No Action Needed', category: 'done' },
-];
-
-export const DEFAULT_FIELDS: readonly FieldDefinition[] = [
-  { key: 'patient', name: 'Patient', type: 'text' },
-  { key: 'doctor', name: 'Doctor', type: 'text' },
-  { key: 'invoiced_items', name: 'Invoiced items', type: 'text' },
-  { key: 'initials', name: 'Initials', type: 'text' },
-];
 
 export const TaskBoard = Type.Object({
   id: Uuid,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common';
-import { EVENT_TYPES } from './events';
+import { EVENT_TYPES } from './values';
 
 /** Seed §2.8, §3.3, §4.6, §6.2, §8. */
 export const WEBHOOKS_PER_ORGANIZATION = 10;

@@ -1,4 +1,4 @@
-import { MINUTE_MS } from '../api/conversations';
+import { MINUTE_MS } from '../api/values';
 import type { TimeRange } from './range';
 
 /**

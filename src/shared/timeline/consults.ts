@@ -1,5 +1,5 @@
 import type { TimelineMinute } from '../api/conversations';
-import { CONVERSATION_MAX_RANGE_MS, MINUTE_MS } from '../api/conversations';
+import { CONVERSATION_MAX_RANGE_MS, MINUTE_MS } from '../api/values';
 import type { TimeRange } from './range';
 
 /** A suggested consult: a range worth turning into a conversation with one click. */

@@ -1,4 +1,4 @@
-import { MINUTE_MS, TIMELINE_MAX_WINDOW_MS } from '../api/conversations';
+import { MINUTE_MS, TIMELINE_MAX_WINDOW_MS } from '../api/values';
 
 /** A half-open span of time [startMs, endMs) in epoch milliseconds, as the service's queries. */
 export interface TimeRange {

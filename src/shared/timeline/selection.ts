@@ -1,5 +1,5 @@
 import type { Preview } from '../api/conversations';
-import { CONVERSATION_MAX_RANGE_MS, MINUTE_MS } from '../api/conversations';
+import { CONVERSATION_MAX_RANGE_MS, MINUTE_MS } from '../api/values';
 import { formatClock, formatDuration, machineTimeZone } from './clock';
 import { ceilToMinute, clampMinute, floorToMinute, minuteCount, type TimeRange } from './range';
 

@@ -1,5 +1,5 @@
 import type { Preview, TimelineMinute } from '../api/conversations';
-import { MINUTE_MS } from '../api/conversations';
+import { MINUTE_MS } from '../api/values';
 import { ceilToMinute, minuteCount, type TimeRange } from './range';
 
 /** The three looks of a minute (UI.md): speech, silence, and no recording at all. */

@@ -1,4 +1,4 @@
-import { MINUTE_MS } from '../api/conversations';
+import { MINUTE_MS } from '../api/values';
 import type { TimeRange } from './range';
 
 /** The closest zoom: an hour across the width (issue 4: "from the whole day to an hour"). */

@@ -1,5 +1,5 @@
 import type { FieldType, Task, TaskBoard, TaskStatus } from '../../../shared/api';
-import { RECORD_LINK_PREFIX } from '../../../shared/ipc';
+import { RECORD_LINK_PREFIX } from '../../../shared/ipc/constants';
 import { machineTimeZone } from '../../../shared/timeline';
 
 /** Follow-ups in the interface's words, and the small rules of boards the screens share. */

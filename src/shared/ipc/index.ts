@@ -29,8 +29,9 @@ import {
   type TimelineMinute,
   type Webhook,
   type WebhookTestResponse,
-} from './api';
-import type { SearchHit } from './search';
+} from '../api';
+import type { SearchHit } from '../search';
+import { EXPORT_MAX_LABELS } from './constants';
 
 /**
  * The renderer↔main contract: every channel with its input schema and output type, and the
@@ -142,9 +143,6 @@ export interface SyncStatus {
   /** Why the last run did not complete, in plain words. */
   message: string | null;
 }
-
-/** The path prefix, under the renderer's origin, of the media main serves. */
-export const MEDIA_PATH_PREFIX = 'media/';
 
 /** The recorded minutes of [startMs, endMs) on a device, fetched as windows of at most 6 hours. */
 export interface DayMinutes {
@@ -263,8 +261,6 @@ const LabelQueryInput = {
   toTime: Type.Optional(Timestamp),
 };
 const LabelFilterInput = Type.Object(LabelQueryInput, { additionalProperties: false });
-/** The most recordings one export takes (by id, or matching a filter). */
-export const EXPORT_MAX_LABELS = 10_000;
 export type LabelFilter = Static<typeof LabelFilterInput>;
 const ExportId = Uuid;
 
@@ -402,9 +398,6 @@ export interface GroupFollowUps {
   tasks: Task[];
   source: ReadSource;
 }
-
-/** The link a task made from a recording carries back to it (see docs/architecture.md). */
-export const RECORD_LINK_PREFIX = 'earmark://record/';
 
 const Slug = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z][a-z0-9_]*$' });
 const StatusRefInput = Type.String({ minLength: 1, maxLength: 40 });
@@ -660,6 +653,8 @@ export const IPC_CHANNELS = {
   ...FOLLOW_UP_AND_ADMIN_CHANNELS,
 } as const;
 
+export * from './constants';
+
 export type IpcChannels = typeof IPC_CHANNELS;
 export type ChannelName = keyof IpcChannels;
 export type ChannelInput<C extends ChannelName> = Static<IpcChannels[C]['input']>;
@@ -701,10 +696,6 @@ export interface EarmarkApi {
   ): Promise<IpcResult<ChannelOutput<C>>>;
   on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
 }
-
-/** Electron ipc channel names carrying the contract. */
-export const ELECTRON_INVOKE_CHANNEL = 'earmark:invoke';
-export const ELECTRON_EVENT_CHANNEL = 'earmark:event';
 
 /** Browser shell WebSocket messages. */
 export type WireRequest = { id: number; channel: string; input: unknown };

@@ -1,0 +1,17 @@
+/**
+ * The IPC contract's plain values, with no schema code: the renderer imports these (and only
+ * types from the rest of src/shared/ipc), so its bundle carries no TypeBox.
+ */
+
+/** The path prefix, under the renderer's origin, of the media main serves. */
+export const MEDIA_PATH_PREFIX = 'media/';
+
+/** The most recordings one export takes (by id, or matching a filter). */
+export const EXPORT_MAX_LABELS = 10_000;
+
+/** The link a task made from a recording carries back to it (see docs/architecture.md). */
+export const RECORD_LINK_PREFIX = 'earmark://record/';
+
+/** Electron ipc channel names carrying the contract. */
+export const ELECTRON_INVOKE_CHANNEL = 'earmark:invoke';
+export const ELECTRON_EVENT_CHANNEL = 'earmark:event';
