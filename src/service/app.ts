@@ -53,6 +53,11 @@ export interface ServiceOptions {
   webhookBackoffMs?: readonly number[];
   /** How long a webhook receiver has to answer. */
   webhookTimeoutMs?: number;
+  /**
+   * Conversations carry their range and label, and the list filters by time (the default);
+   * false sends exactly the seed's fields, as a service without these extensions would.
+   */
+  conversationRanges?: boolean;
   logger?: boolean;
 }
 
@@ -129,6 +134,7 @@ export function createService(options: ServiceOptions): ClinicService {
     clips: new ClipBank(resourcesDir),
     resourcesDir,
     now,
+    conversationRanges: options.conversationRanges ?? true,
   };
 
   const app = Fastify({

@@ -6,7 +6,7 @@ import { openSandbox, SeedMismatchError, type Sandbox, type SeedSpec } from './s
 import { DEFAULT_WEBHOOK_BACKOFF_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks/dispatcher';
 
 const USAGE = `Usage: npm run --silent service -- [--port N] [--host 127.0.0.1] [--data DIR] [--seed demo|scale:N] [--processing-ms N]
-    [--rate-limit N/S] [--webhook-backoff-ms a,b,c,d,e] [--webhook-timeout-ms N]
+    [--rate-limit N/S] [--webhook-backoff-ms a,b,c,d,e] [--webhook-timeout-ms N] [--hide-conversation-ranges]
 
 Starts the reference clinic service. The first line of stdout is one JSON object:
 {"baseUrl": "...", "credentials": {...}}; it then serves until SIGINT or SIGTERM.`;
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
       'rate-limit': { type: 'string' },
       'webhook-backoff-ms': { type: 'string' },
       'webhook-timeout-ms': { type: 'string' },
+      'hide-conversation-ranges': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
       rateLimit: rateLimit(values['rate-limit']),
       webhookBackoffMs: backoff(values['webhook-backoff-ms']),
       webhookTimeoutMs,
+      conversationRanges: !values['hide-conversation-ranges'],
     });
   } catch (error) {
     if (error instanceof SeedMismatchError) fail(error.message);

@@ -353,7 +353,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
     expect(await connectionState()).toBe('offline');
     const again = await call('hub.create', range);
     expect(again.success).toBe(false);
-    expect(again.message).toMatch(/overlaps conversation/);
+    expect(again.message).toMatch(/overlaps another conversation/);
     expect(await connectionState()).toBe('online');
   });
 

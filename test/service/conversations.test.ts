@@ -16,6 +16,7 @@ import {
   startService,
   type RunningService,
 } from './harness';
+import { describeRange } from '../../src/service/hub/conversations';
 
 let svc: RunningService;
 let key: string;
@@ -78,6 +79,18 @@ async function until<T>(
   }
 }
 const terminal = (c: Conversation) => ['UPLOADED', 'FILTERED', 'FAILED'].includes(c.status);
+
+describe('describeRange (times in refusal messages)', () => {
+  it('writes a range in UTC with its date, and both dates across midnight', () => {
+    const day = Date.UTC(2026, 10, 23);
+    expect(
+      describeRange(day + 10 * 3_600_000 + 51 * MINUTE_MS, day + 11 * 3_600_000 + 8 * MINUTE_MS),
+    ).toBe('10:51–11:08 UTC on 2026-11-23');
+    expect(describeRange(day - 30 * MINUTE_MS, day + 40 * MINUTE_MS)).toBe(
+      '23:30 UTC on 2026-11-22 to 00:40 UTC on 2026-11-23',
+    );
+  });
+});
 
 describe('GET /hub/conversations/timeline/{deviceId}', () => {
   it('returns the recorded minutes of [startMs, endMs), no-data minutes absent', async () => {
@@ -186,7 +199,9 @@ describe('POST /hub/conversations/create', () => {
   it('reports a range with no recorded audio', async () => {
     const result = await create(at(151), at(158));
     expect(result).toMatchObject({ success: false });
-    expect(result.message).toContain('No audio was recorded');
+    expect(result.message).toBe(
+      `No audio was recorded on ${DEMO_DEVICES[0].displayName} in ${describeRange(at(151), at(158))}.`,
+    );
   });
 
   it('reports a reversed range', async () => {
@@ -204,6 +219,9 @@ describe('POST /hub/conversations/create', () => {
       speechMinuteCount: 0,
       isImportable: false,
       transcriptText: '',
+      startMs: at(170),
+      endMs: at(180),
+      labelId: null,
     });
     const created = svc.service.events
       .since(0)
@@ -211,7 +229,10 @@ describe('POST /hub/conversations/create', () => {
     expect(created?.data).toEqual({ conversationId: id, deviceId: device });
     const overlap = await create(at(175), at(185));
     expect(overlap.success).toBe(false);
-    expect(overlap.message).toContain(id);
+    // Readable first: the other conversation's times with their zone, its id last, for support.
+    expect(overlap.message).toBe(
+      `The range overlaps another conversation on this device, ${describeRange(at(170), at(180))} (conversation ${id}).`,
+    );
     expect((await create(at(180), at(185))).success).toBe(true);
     expect((await create(at(170), at(180), otherDevice)).success).toBe(false); // no audio there
   });
@@ -249,6 +270,8 @@ describe('complete and processing (seed §3.1)', () => {
       events.find((e) => e.type === 'conversation_completed' && e.data.conversationId === id),
     ).toBeDefined();
     const label = (await (await get(`/labels/${newLabel!.data.labelId}`)).json()) as Label;
+    // The reference's extensions: the conversation names its range and the label it became.
+    expect(done).toMatchObject({ startMs: at(8), endMs: at(42), labelId: label.id });
     expect(label).toMatchObject({
       type: 'HubMic',
       fromTime: new Date(at(8)).toISOString(),
@@ -366,6 +389,41 @@ describe('GET /hub/conversations (rules 1-3)', () => {
     expect(await response.json()).toEqual({ items: [], hasMore: false });
   });
 
+  it('filters by time: the conversations whose range overlaps [startMs, endMs), paged with the filter', async () => {
+    const overlapping = (c: Conversation, startMs: number, endMs: number) =>
+      c.startMs! < endMs && c.endMs! > startMs;
+    const [startMs, endMs] = [at(22), at(25)];
+    const expected = all.filter((c) => overlapping(c, startMs, endMs)).map((c) => c.conversationId);
+    expect(expected.length).toBeGreaterThan(2);
+    expect(all.some((c) => !overlapping(c, startMs, endMs))).toBe(true);
+    const seen: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = (await (
+        await get(
+          `/hub/conversations?startMs=${startMs}&endMs=${endMs}&pageSize=2${token ? `&pageToken=${token}` : ''}`,
+        )
+      ).json()) as ConversationList;
+      seen.push(...page.items.map((c) => c.conversationId));
+      token = page.nextPageToken;
+    } while (token);
+    expect(seen).toEqual(expected);
+    // Either bound alone; a token is bound to its filter.
+    const after = (await (
+      await get(`/hub/conversations?startMs=${at(26)}&pageSize=100`)
+    ).json()) as ConversationList;
+    expect(after.items.every((c) => c.endMs! > at(26))).toBe(true);
+    const first = (await (
+      await get(`/hub/conversations?startMs=${startMs}&endMs=${endMs}&pageSize=1`)
+    ).json()) as ConversationList;
+    expect(
+      (await get(`/hub/conversations?pageSize=1&pageToken=${first.nextPageToken}`)).status,
+    ).toBe(400);
+    const reversed = await get(`/hub/conversations?startMs=${endMs}&endMs=${startMs}`);
+    expect(reversed.status).toBe(400);
+    expect((await problemOf(reversed)).detail).toContain('"endMs" must be later than "startMs"');
+  });
+
   it('refuses a forged token and a token used with other filters', async () => {
     expect((await get('/hub/conversations?pageToken=garbage')).status).toBe(400);
     const first = (await (await get('/hub/conversations?pageSize=1')).json()) as ConversationList;
@@ -374,6 +432,51 @@ describe('GET /hub/conversations (rules 1-3)', () => {
     );
     expect(response.status).toBe(400);
     expect((await problemOf(response)).detail).toContain('other filters');
+  });
+});
+
+describe('a service sending exactly the seed fields (conversationRanges: false)', () => {
+  let seedOnly: RunningService;
+  beforeAll(async () => {
+    seedOnly = await startService({ processingMs: 200, conversationRanges: false });
+    seedMinutes(seedOnly.service);
+  });
+  afterAll(() => seedOnly.dispose());
+
+  it('sends no range or label and knows no time filter', async () => {
+    const key = seedOnly.credentials.primary.apiKey;
+    const created = (await (
+      await seedOnly.call('/hub/conversations/create', {
+        key,
+        method: 'POST',
+        json: { deviceId: device, startMs: at(10), endMs: at(20) },
+      })
+    ).json()) as { conversation: { conversationId: string } };
+    const id = created.conversation.conversationId;
+    const shown = (await (
+      await seedOnly.call(`/hub/conversations/${device}/${id}`, { key })
+    ).json()) as Conversation;
+    expect(Object.keys(shown).sort()).toEqual(
+      [
+        'conversationId',
+        'deviceId',
+        'isImportable',
+        'notImportableReason',
+        'speechMinuteCount',
+        'status',
+        'transcriptState',
+        'transcriptText',
+      ].sort(),
+    );
+    const listed = (await (
+      await seedOnly.call('/hub/conversations', { key })
+    ).json()) as ConversationList;
+    expect(listed.items[0]).toEqual(shown);
+    const filtered = await seedOnly.call(`/hub/conversations?startMs=${at(0)}`, { key });
+    expect(filtered.status).toBe(400);
+    expect((await problemOf(filtered)).detail).toBe(
+      'The query parameter "startMs" is not a known property.',
+    );
   });
 });
 

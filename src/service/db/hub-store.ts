@@ -41,6 +41,9 @@ export interface ConversationPageQuery {
   organizationId: string;
   deviceId?: string;
   status?: ConversationStatus;
+  /** Only conversations whose range overlaps [startMs, endMs); either bound alone is open-ended. */
+  startMs?: number;
+  endMs?: number;
   /** Keyset cursor: the last row of the previous page. */
   after?: { createdMs: number; id: string };
   limit: number;
@@ -143,6 +146,8 @@ export class HubStore {
     const where = ['organization_id = @organizationId'];
     if (query.deviceId !== undefined) where.push('device_id = @deviceId');
     if (query.status !== undefined) where.push('status = @status');
+    if (query.startMs !== undefined) where.push('end_ms > @startMs');
+    if (query.endMs !== undefined) where.push('start_ms < @endMs');
     if (query.after)
       where.push('(created_ms < @afterMs OR (created_ms = @afterMs AND id < @afterId))');
     return statement(
@@ -152,6 +157,8 @@ export class HubStore {
       organizationId: query.organizationId,
       deviceId: query.deviceId,
       status: query.status,
+      startMs: query.startMs,
+      endMs: query.endMs,
       afterMs: query.after?.createdMs,
       afterId: query.after?.id,
       limit: query.limit,

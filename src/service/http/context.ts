@@ -26,6 +26,8 @@ export interface ServiceContext {
   clips: ClipBank;
   resourcesDir: string;
   now: () => number;
+  /** Conversations carry their range and label, and the list filters by time (the reference's extensions). */
+  conversationRanges: boolean;
 }
 
 /** A route module: registers its routes of one seed section on `app`. */

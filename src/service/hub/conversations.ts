@@ -37,7 +37,32 @@ export interface HubDeps {
   processingMs: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/**
+ * A range in words for messages people read: "10:51–11:08 UTC on 2026-11-23" (the service knows
+ * no clinic's time zone, so it names its own), with both dates when it spans midnight.
+ */
+export function describeRange(startMs: number, endMs: number): string {
+  const [startDay, startTime] = utcParts(startMs);
+  const [endDay, endTime] = utcParts(endMs);
+  return startDay === endDay
+    ? `${startTime}–${endTime} UTC on ${startDay}`
+    : `${startTime} UTC on ${startDay} to ${endTime} UTC on ${endDay}`;
+}
+
+/** [YYYY-MM-DD, HH:MM] in UTC. */
+function utcParts(ms: number): [string, string] {
+  const iso = new Date(ms).toISOString();
+  return [iso.slice(0, 10), iso.slice(11, 16)];
+}
+
+/**
+ * The conversation with the reference service's extensions (its range and, once UPLOADED, its
+ * label), unless the service was started to send exactly the seed's fields.
+ */
+export const conversationView = (row: ConversationRow, withRanges: boolean): Conversation =>
+  withRanges
+    ? { ...toConversation(row), startMs: row.start_ms, endMs: row.end_ms, labelId: row.label_id }
+    : toConversation(row);
 
 /** The seed's conversation view of a stored row (§2.5); transcriptState is ours (see the contract). */
 export function toConversation(row: ConversationRow): Conversation {
@@ -143,7 +168,7 @@ export function processingOutcome(
   if (lost.length > 0) {
     return {
       status: 'FAILED',
-      reason: `Audio of ${lost.length} minute(s) from ${iso(lost[0]!.minute_ms)} did not finish uploading from the device.`,
+      reason: `Audio of ${lost.length} minute${lost.length === 1 ? '' : 's'} (${describeRange(lost[0]!.minute_ms, lost.at(-1)!.minute_ms + MINUTE_MS)}) did not finish uploading from the device.`,
     };
   }
   const speechMinutes = minutes.filter((m) => m.speech_ms > 0).length;
@@ -184,11 +209,11 @@ export class ConversationService {
       return `The range is ${minutesLong} minutes long; a conversation can span at most 90 minutes.`;
     }
     if (minutes.length === 0) {
-      return `No audio was recorded on device ${device.display_name} between ${iso(startMs)} and ${iso(endMs)}.`;
+      return `No audio was recorded on ${device.display_name} in ${describeRange(startMs, endMs)}.`;
     }
     const overlap = this.deps.hub.overlapping(device.id, startMs, endMs);
     if (overlap) {
-      return `The range overlaps conversation ${overlap.id} (${iso(overlap.start_ms)} to ${iso(overlap.end_ms)}) on this device.`;
+      return `The range overlaps another conversation on this device, ${describeRange(overlap.start_ms, overlap.end_ms)} (conversation ${overlap.id}).`;
     }
     return undefined;
   }

@@ -18,10 +18,10 @@ import {
   TIMELINE_MAX_WINDOW_MS,
 } from '../../shared/api';
 import type { DeviceRow } from '../db/hub-store';
-import { previewOf, toConversation, toTimelineMinute } from '../hub/conversations';
+import { conversationView, previewOf, toTimelineMinute } from '../hub/conversations';
 import { requireOrganization, type Principal } from '../http/auth';
 import type { RouteModule, ServiceContext } from '../http/context';
-import { badRequest, notFound, ProblemError } from '../http/problems';
+import { badRequest, invalidFields, notFound, ProblemError } from '../http/problems';
 
 /** A device the caller may use: 404 when unknown, 403 when another organization's. */
 function visibleDevice({ hub }: ServiceContext, principal: Principal, deviceId: string): DeviceRow {
@@ -76,6 +76,23 @@ function decodeCursor(token: string, scope: string): PageCursor {
   return cursor as PageCursor;
 }
 
+/**
+ * A service started to send exactly the seed's fields knows no time-range filter names either:
+ * it refuses them as it refuses any unknown parameter.
+ */
+function refuseRangeFilter(query: { startMs?: number; endMs?: number }): void {
+  const unknown = (['startMs', 'endMs'] as const).filter((name) => query[name] !== undefined);
+  if (unknown.length > 0) {
+    throw invalidFields(
+      unknown.map((name) => ({
+        location: 'query',
+        pointer: `/${name}`,
+        message: 'is not a known property',
+      })),
+    );
+  }
+}
+
 /** Seed §4.3 hub conversations. Every route needs the hub entitlement. */
 export const conversationRoutes: RouteModule = (fastify, context) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -90,16 +107,25 @@ export const conversationRoutes: RouteModule = (fastify, context) => {
       const {
         deviceId,
         status,
+        startMs,
+        endMs,
         pageToken,
         pageSize = CONVERSATION_PAGE_DEFAULT_SIZE,
       } = request.query;
+      if (!context.conversationRanges) refuseRangeFilter(request.query);
       requireOrganization(principal, request.query.organizationId);
-      const scope = [principal.organizationId, deviceId ?? '', status ?? ''].join('|');
+      if (startMs !== undefined && endMs !== undefined && endMs <= startMs)
+        throw badRequest('query parameter "endMs" must be later than "startMs".');
+      const scope = [principal.organizationId, deviceId ?? '', status ?? '', startMs, endMs].join(
+        '|',
+      );
       const after = pageToken === undefined ? undefined : decodeCursor(pageToken, scope);
       const rows = hub.conversationPage({
         organizationId: principal.organizationId,
         deviceId,
         status,
+        startMs,
+        endMs,
         after,
         limit: pageSize + 1,
       });
@@ -107,7 +133,7 @@ export const conversationRoutes: RouteModule = (fastify, context) => {
       const last = items[items.length - 1];
       const hasMore = rows.length > pageSize && last !== undefined;
       return {
-        items: items.map(toConversation),
+        items: items.map((row) => conversationView(row, context.conversationRanges)),
         hasMore,
         ...(hasMore
           ? { nextPageToken: encodeCursor({ createdMs: last.created_ms, id: last.id, scope }) }
@@ -171,12 +197,13 @@ export const conversationRoutes: RouteModule = (fastify, context) => {
     '/hub/conversations/:deviceId/:conversationId',
     { config, schema: { params: ConversationParams, response: { 200: Conversation } } },
     async (request) =>
-      toConversation(
+      conversationView(
         visibleConversation(
           request.principal,
           request.params.deviceId,
           request.params.conversationId,
         ),
+        context.conversationRanges,
       ),
   );
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DeviceId, EpochMs, StringEnum, Uuid } from './common';
+import { DeviceId, EpochMs, Nullable, StringEnum, Uuid } from './common';
 import { CONVERSATION_PAGE_MAX_SIZE, CONVERSATION_STATUSES, TRANSCRIPT_STATES } from './values';
 
 export const ConversationStatusSchema = StringEnum(CONVERSATION_STATUSES);
@@ -12,6 +12,15 @@ export const Conversation = Type.Object({
   isImportable: Type.Boolean(),
   notImportableReason: Type.String(),
   transcriptText: Type.String(),
+  /**
+   * The reference service's extensions (the seed's conversation carries no times, though its
+   * list has time-range filters whose names are not shown, so the service knows them): the range
+   * [startMs, endMs) of device audio the conversation covers, and the label it became once
+   * UPLOADED (null before). A service may leave them out; readers must not depend on them.
+   */
+  startMs: Type.Optional(EpochMs),
+  endMs: Type.Optional(EpochMs),
+  labelId: Type.Optional(Nullable(Uuid)),
 });
 export type Conversation = Static<typeof Conversation>;
 
@@ -22,6 +31,12 @@ export const ConversationListQuery = Type.Object(
     status: Type.Optional(ConversationStatusSchema),
     deviceId: Type.Optional(DeviceId),
     organizationId: Type.Optional(Uuid),
+    /**
+     * The reference service's names for the seed's time-range filter (names not shown): only
+     * conversations whose range overlaps [startMs, endMs). Either bound may be given alone.
+     */
+    startMs: Type.Optional(EpochMs),
+    endMs: Type.Optional(EpochMs),
   },
   { additionalProperties: false },
 );

@@ -191,7 +191,7 @@ describe('create, get, complete', () => {
       endMs: at(15),
     });
     expect(refused.success).toBe(false);
-    expect(refused.message).toMatch(/overlaps conversation/);
+    expect(refused.message).toMatch(/overlaps another conversation/);
     expect(refused.conversation).toBeUndefined();
   });
 
