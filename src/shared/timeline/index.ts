@@ -11,3 +11,5 @@ export * from './selection';
 export * from './consults';
 export * from './view';
 export * from './transcript';
+export * from './bands';
+export * from './days';

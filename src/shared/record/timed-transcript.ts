@@ -1,0 +1,46 @@
+import type { TranscriptLine } from '../timeline/transcript';
+
+/**
+ * A hub record's transcript in step with its audio: each line at the clock time of the device
+ * minute it was said in (the per-minute timeline), and its offset into the record's audio.
+ * Other records have no per-line times and get none invented.
+ */
+export interface TimedLine {
+  /** The clock time of the minute the line was said in (epoch ms). */
+  clockMs: number;
+  /** Where that is in the record's audio (ms from its first sample; never negative). */
+  offsetMs: number;
+  speaker: string | null;
+  text: string;
+}
+
+/** Lines of the record's range, from `rangeTranscript` of its device's minutes. */
+export const timedLines = (lines: readonly TranscriptLine[], recordStartMs: number): TimedLine[] =>
+  lines.map((line) => ({
+    clockMs: line.minuteStartMs,
+    offsetMs: Math.max(0, line.minuteStartMs - recordStartMs),
+    speaker: line.speaker,
+    text: line.text,
+  }));
+
+/**
+ * The line being played at `positionMs`: the last whose offset is at or before it (lines of one
+ * minute share it: the first of them), or -1 before the first line.
+ */
+export function lineAt(lines: readonly TimedLine[], positionMs: number): number {
+  let low = 0;
+  let high = lines.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (lines[middle]!.offsetMs <= positionMs) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  // Several lines of one minute start together: the first of them is where that minute begins.
+  while (found > 0 && lines[found - 1]!.offsetMs === lines[found]!.offsetMs) found--;
+  return found;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineMinute } from '../../../src/shared/api';
+import { lineAt, timedLines } from '../../../src/shared/record/timed-transcript';
+import { rangeTranscript } from '../../../src/shared/timeline/transcript';
+
+const MINUTE = 60_000;
+const recordStart = Date.UTC(2026, 10, 23, 10, 51);
+const minute = (i: number, diarized: string, plain = ''): TimelineMinute => ({
+  minuteStartMs: recordStart + i * MINUTE,
+  vadIsSilent: diarized === '' && plain === '',
+  vadSpeechDurationMs: 30_000,
+  transcriptText: plain,
+  diarizedTranscriptText: diarized,
+});
+
+describe('the transcript in step with the audio', () => {
+  const minutes = [
+    minute(0, 'Speaker 1: Hello Bella.\nSpeaker 2: She has been sick.'),
+    minute(1, ''),
+    minute(2, 'Speaker 1: Let me look.', 'let me look'),
+    minute(4, '', 'plain words only'),
+  ];
+  const lines = timedLines(
+    rangeTranscript(minutes, { startMs: recordStart, endMs: recordStart + 5 * MINUTE }),
+    recordStart,
+  );
+
+  it('gives each line the clock time of its minute and its offset into the audio, diarized preferred', () => {
+    expect(lines).toEqual([
+      { clockMs: recordStart, offsetMs: 0, speaker: 'Speaker 1', text: 'Hello Bella.' },
+      { clockMs: recordStart, offsetMs: 0, speaker: 'Speaker 2', text: 'She has been sick.' },
+      {
+        clockMs: recordStart + 2 * MINUTE,
+        offsetMs: 2 * MINUTE,
+        speaker: 'Speaker 1',
+        text: 'Let me look.',
+      },
+      {
+        clockMs: recordStart + 4 * MINUTE,
+        offsetMs: 4 * MINUTE,
+        speaker: null,
+        text: 'plain words only',
+      },
+    ]);
+  });
+
+  it('finds the line being played: the first line of the minute playing, none before the first', () => {
+    expect(lineAt(lines, -1)).toBe(-1);
+    expect(lineAt(lines, 0)).toBe(0);
+    expect(lineAt(lines, 90_000)).toBe(0);
+    expect(lineAt(lines, 2 * MINUTE)).toBe(2);
+    expect(lineAt(lines, 3 * MINUTE + 59_999)).toBe(2);
+    expect(lineAt(lines, 10 * MINUTE)).toBe(3);
+    expect(lineAt([], 5)).toBe(-1);
+  });
+
+  it('never gives a negative offset to a line said before the audio starts', () => {
+    expect(
+      timedLines(
+        [{ minuteStartMs: recordStart - MINUTE, speaker: null, text: 'x' }],
+        recordStart,
+      )[0]!.offsetMs,
+    ).toBe(0);
+  });
+});
