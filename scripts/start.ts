@@ -1,8 +1,7 @@
 // `npm start`: Earmark in Electron where its runtime is available (fetching it on first run where
 // the network allows), otherwise the browser shell, saying why. `--demo` opens the demo clinic.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,38 +11,45 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const run = (command: string, argv: string[], env: NodeJS.ProcessEnv = process.env) =>
   spawnSync(command, argv, { cwd: root, stdio: 'inherit', env });
 
-/** The Electron executable, or why there is none. */
+const electronPackage = join(root, 'node_modules', 'electron');
+
+/**
+ * The Electron executable, found where its package records it. Not `require('electron')`: that
+ * starts a download of its own, printing a stack trace to the terminal whenever it fails.
+ */
+function installedElectron(): string | undefined {
+  const pathFile = join(electronPackage, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const executable = join(electronPackage, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(executable) ? executable : undefined;
+}
+
+/** The Electron executable, or why there is none, in one sentence. */
 function electronRuntime(): { path: string } | { missing: string } {
-  const require = createRequire(import.meta.url);
-  const locate = (): string | undefined => {
-    try {
-      const path = require('electron') as unknown as string;
-      return existsSync(path) ? path : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const found = locate();
+  const found = installedElectron();
   if (found) return { path: found };
-  // Electron's postinstall is denied (package.json allowScripts): fetch the runtime now.
-  const install = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'electron', 'install.js')],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 120_000,
-    },
-  );
-  const retried = locate();
-  if (retried) return { path: retried };
-  const reason = (install.stderr || install.stdout || install.error?.message || 'no output')
-    .trim()
-    .split('\n')
-    .slice(-1)[0];
+  // Electron's postinstall is denied (package.json allowScripts): fetch the runtime now, once,
+  // with its output kept back; only the reason it failed is shown.
+  process.stderr.write("Electron's runtime is not installed; downloading it…\n");
+  const install = spawnSync(process.execPath, [join(electronPackage, 'install.js')], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const installed = installedElectron();
+  if (installed) return { path: installed };
   return {
-    missing: `Electron's runtime is not installed and could not be downloaded (${reason}).`,
+    missing: `Electron's runtime could not be downloaded (${downloadFailure(install)}).`,
   };
+}
+
+/** Why the download failed, from its output: the error's message, not its stack trace. */
+function downloadFailure(install: ReturnType<typeof spawnSync>): string {
+  if (install.error) return install.error.message;
+  const output = `${String(install.stderr ?? '')}\n${String(install.stdout ?? '')}`;
+  const error = /^\s*(?:\w*Error|Error):\s*(.+)$/m.exec(output)?.[1]?.trim();
+  if (error === 'fetch failed') return 'the download site could not be reached';
+  return error ?? `the installer exited with code ${install.status ?? 'unknown'}`;
 }
 
 /** better-sqlite3 built for Electron's ABI, beside the Node build the tests use. */
@@ -84,7 +90,9 @@ if ('path' in runtime) {
     env,
   }).on('exit', (code) => process.exit(code ?? 0));
 } else {
-  process.stderr.write(`${runtime.missing}\nStarting the browser shell instead.\n`);
+  process.stderr.write(
+    `${runtime.missing} Opening Earmark in the browser shell instead (the same app, served only to this computer).\n`,
+  );
   spawn(bin('tsx'), [join(root, 'src', 'main', 'web', 'cli.ts'), ...args], {
     cwd: root,
     stdio: 'inherit',

@@ -12,16 +12,21 @@ import {
 } from 'playwright-core';
 import WebSocket from 'ws';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
+import { findChromium } from '../../src/main/web/chromium';
 import { launch, type Launched } from '../service/child-process';
 import { demoService, type DemoService } from './demo-service';
 
-/** Debian's Chromium, driven by Playwright (never a Playwright browser download). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The system's Chromium (CHROMIUM_PATH, else the first on PATH: Debian's package, Ubuntu's snap…),
+ * driven by Playwright — never a Playwright browser download. `npm test` stops before the tests
+ * when there is none (scripts/test-prerequisites.ts).
+ */
+export const CHROMIUM_PATH = findChromium() ?? '/usr/bin/chromium';
 
 export const chromiumProblem = (): string | undefined =>
   existsSync(CHROMIUM_PATH)
     ? undefined
-    : `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`;
+    : `no Chromium (CHROMIUM_PATH, or chromium on PATH): npm test prints the command that installs it`;
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
