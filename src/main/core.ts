@@ -4,7 +4,7 @@ import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
 import { AudioCache } from './audio/audio-cache';
 import { cacheFileOf, openCache, type Cache, type CacheReader } from './cache';
-import { SYNC_INTERVAL_MS, SyncRunner } from './sync-runner';
+import { SYNC_INTERVAL_MS, SyncRunner } from './sync';
 import type { MediaFile } from './audio/media';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
 import { DemoClinic } from './demo-clinic';

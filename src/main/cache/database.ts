@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
-import type { Db } from './sql';
+import type { Db } from '../../node/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
 export const CACHE_APPLICATION_ID = 0x45524d4b;

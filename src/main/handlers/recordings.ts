@@ -13,9 +13,9 @@ import {
 } from '../../shared/ipc';
 import { isApiError } from '../api/errors';
 import type { AudioSource } from '../audio/download';
-import { ExportFolders } from '../audio/export-folders';
-import { ExportRuns } from '../audio/export-runs';
-import { ExportJournal } from '../audio/export-journal';
+import { ExportFolders } from '../export/folders';
+import { ExportRuns } from '../export/runs';
+import { ExportJournal } from '../export/journal';
 import type { CacheReader } from '../cache';
 import type { CoreContext } from '../context';
 import { AppError, invalidInput } from '../errors';

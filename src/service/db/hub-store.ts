@@ -1,6 +1,7 @@
 import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
-import { statement, type ServiceDatabase } from './database';
+import { statement } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 export interface DeviceRow {
   id: string;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { ApiKey, Entitlements, FeatureScope } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { statement } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 /** Every key starts with this; the visible keyPrefix is it plus the next 8 characters and "...". */
 export const API_KEY_PREFIX = 'csk_';

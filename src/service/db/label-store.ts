@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Label, LabelListQuery, Note, RecordType } from '../../shared/api';
 import { LABEL_LIST_DEFAULT_LIMIT } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { statement } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 export interface NoteInput {
   type: string;

@@ -7,7 +7,8 @@ import type {
   TaskBoard,
   TaskStatus,
 } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { statement } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 /** A board and the organization it belongs to (not part of the contract's board). */
 export type StoredBoard = TaskBoard & { organizationId: string };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERIES_RETURNED, type Delivery, type Webhook } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { statement } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 export interface WebhookRow {
   id: string;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_ID_PREFIX, type EventData, type ServiceEvent } from '../../shared/api';
-import { statement, type ServiceDatabase } from '../db/database';
+import { statement } from '../../node/sql';
+import type { ServiceDatabase } from '../db/database';
 
 export type LoggedEventType = keyof EventData;
 

@@ -11,16 +11,16 @@ import {
   downloadLabelAudio,
   type AudioSource,
   type DownloadResult,
-} from './download';
-import { AudioError, isAudioError, type AudioErrorKind } from './errors';
+} from '../audio/download';
+import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
 import {
   assertWritableFolder,
   chooseName,
   removeQuietly,
   writeNewFile,
   type OnExists,
-} from './files';
-import { labelFileStem, safeFileName, withExtension } from './names';
+} from '../audio/files';
+import { labelFileStem, safeFileName, withExtension } from '../audio/names';
 
 /**
  * Exports labels' audio into a folder the user picked: bounded concurrency, per-file and overall

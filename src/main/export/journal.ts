@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { UnfinishedExport } from '../../shared/ipc';
 import { AppError } from '../errors';
 import type { ExportOptions, ManifestRow } from './export';
-import { removeQuietly, writeFileAtomic } from './files';
+import { removeQuietly, writeFileAtomic } from '../audio/files';
 
 /** What an export is, written once when it starts. */
 export interface JournalHeader {
