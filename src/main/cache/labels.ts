@@ -325,6 +325,13 @@ export const labelReads = {
     return row ? withNotes(db, row) : null;
   },
 
+  /** When the service last showed the label (a listing or a detail); null when not cached. */
+  labelSeenAt(db: Db, id: string): number | null {
+    return (
+      get<{ seen_at: number }>(db, 'SELECT seen_at FROM labels WHERE id = ?', id)?.seen_at ?? null
+    );
+  },
+
   /**
    * Cached labels as the service lists them (the same filters, sorting and tie-breaks; rows
    * without notes). `userId` is not cached (list rows do not carry it) and is ignored.

@@ -1,24 +1,17 @@
-import type { AccountSummary } from '../../shared/ipc';
+import type { ACCOUNT_CHANNELS, AccountSummary } from '../../shared/ipc';
 import { diagnoseConversations } from '../accounts/diagnostics';
 import type { CoreContext } from '../context';
 import { AppError } from '../errors';
 import type { RpcHandlers } from '../rpc';
 
-type AccountChannels =
-  | 'accounts.list'
-  | 'accounts.add'
-  | 'accounts.remove'
-  | 'accounts.activate'
-  | 'accounts.openDemo'
-  | 'accounts.diagnose'
-  | 'identity.me';
+export type AccountContext = Pick<CoreContext, 'accounts' | 'demo' | 'emit' | 'service'>;
 
 export function accountHandlers({
   accounts,
   demo,
   emit,
-  withService,
-}: CoreContext): Pick<RpcHandlers, AccountChannels> {
+  service,
+}: AccountContext): RpcHandlers<typeof ACCOUNT_CHANNELS> {
   const changed = (list: AccountSummary[]) => {
     emit('accounts.changed', list);
     return list;
@@ -46,15 +39,15 @@ export function accountHandlers({
       return added;
     },
     'accounts.diagnose': () =>
-      withService((service) =>
+      service.call((client) =>
         diagnoseConversations({
-          me: () => service.me(),
-          devices: (organizationId) => service.devices(organizationId),
-          firstConversations: () => service.firstConversations(),
+          me: () => client.me(),
+          devices: (organizationId) => client.devices(organizationId),
+          firstConversations: () => client.firstConversations(),
         }),
       ),
     'identity.me': async () => {
-      const identity = await withService((service) => service.me());
+      const identity = await service.call((client) => client.me());
       accounts.remember(accounts.active().account.id, identity);
       return identity;
     },

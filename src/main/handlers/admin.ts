@@ -1,16 +1,9 @@
+import type { ADMIN_CHANNELS } from '../../shared/ipc';
 import type { CoreContext } from '../context';
 import { invalidInput } from '../errors';
 import type { RpcHandlers } from '../rpc';
 
-type AdminChannels =
-  | 'admin.webhooks'
-  | 'admin.createWebhook'
-  | 'admin.deleteWebhook'
-  | 'admin.testWebhook'
-  | 'admin.enableWebhook'
-  | 'admin.deliveries'
-  | 'admin.apiKeys'
-  | 'admin.revokeApiKey';
+export type AdminContext = Pick<CoreContext, 'accounts' | 'service'>;
 
 /** An absolute http(s) address with a host, as the service requires; nothing else leaves main. */
 function webhookUrl(url: string): string {
@@ -33,43 +26,43 @@ function webhookUrl(url: string): string {
  */
 export function adminHandlers({
   accounts,
-  withService,
-}: CoreContext): Pick<RpcHandlers, AdminChannels> {
+  service,
+}: AdminContext): RpcHandlers<typeof ADMIN_CHANNELS> {
   const orgId = () => accounts.active().account.organizationId;
   return {
-    'admin.webhooks': () => withService((service) => service.api.webhooks.list(orgId())),
+    'admin.webhooks': () => service.call((client) => client.api.webhooks.list(orgId())),
     'admin.createWebhook': ({ url, description, eventTypes }) =>
-      withService((service) =>
-        service.api.webhooks.create(orgId(), {
+      service.call((client) =>
+        client.api.webhooks.create(orgId(), {
           url: webhookUrl(url),
           description,
           ...(eventTypes && eventTypes.length > 0 ? { eventTypes } : {}),
         }),
       ),
     'admin.deleteWebhook': ({ webhookId }) =>
-      withService(async (service) => {
-        await service.api.webhooks.delete(orgId(), webhookId);
-        return service.api.webhooks.list(orgId());
+      service.call(async (client) => {
+        await client.api.webhooks.delete(orgId(), webhookId);
+        return client.api.webhooks.list(orgId());
       }),
     'admin.testWebhook': ({ webhookId }) =>
-      withService((service) => service.api.webhooks.test(orgId(), webhookId)),
+      service.call((client) => client.api.webhooks.test(orgId(), webhookId)),
     'admin.enableWebhook': ({ webhookId }) =>
-      withService(async (service) => {
-        await service.api.webhooks.enable(orgId(), webhookId);
-        return service.api.webhooks.list(orgId());
+      service.call(async (client) => {
+        await client.api.webhooks.enable(orgId(), webhookId);
+        return client.api.webhooks.list(orgId());
       }),
     'admin.deliveries': ({ webhookId }) =>
-      withService((service) => service.api.webhooks.deliveries(orgId(), webhookId)),
-    'admin.apiKeys': () => withService((service) => service.api.apiKeys.list()),
+      service.call((client) => client.api.webhooks.deliveries(orgId(), webhookId)),
+    'admin.apiKeys': () => service.call((client) => client.api.apiKeys.list()),
     'admin.revokeApiKey': ({ keyId }) =>
-      withService(async (service) => {
+      service.call(async (client) => {
         if (keyId !== accounts.active().account.keyId) {
-          await service.api.apiKeys.revoke(keyId);
-          return service.api.apiKeys.list();
+          await client.api.apiKeys.revoke(keyId);
+          return client.api.apiKeys.list();
         }
         // The key this app uses: once revoked, it cannot list the keys any more.
-        const before = await service.api.apiKeys.list();
-        await service.api.apiKeys.revoke(keyId);
+        const before = await client.api.apiKeys.list();
+        await client.api.apiKeys.revoke(keyId);
         return before.map((key) => (key.id === keyId ? { ...key, isRevoked: true } : key));
       }),
   };
