@@ -13,13 +13,8 @@ import {
   type DownloadResult,
 } from '../audio/download';
 import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
-import {
-  assertWritableFolder,
-  chooseName,
-  removeQuietly,
-  writeNewFile,
-  type OnExists,
-} from '../audio/files';
+import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from '../audio/files';
+import { removeQuietly } from '../fs/atomic-write';
 import { labelFileStem, safeFileName, withExtension } from '../audio/names';
 
 /**

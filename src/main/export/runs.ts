@@ -9,7 +9,7 @@ import { AppError } from '../errors';
 import { discardPartial, type AudioSource } from '../audio/download';
 import { exportLabels, type ExportOptions, type ExportProgress, type ManifestRow } from './export';
 import { folderProblem } from './folders';
-import { removeQuietly, removeStaleTemporaries } from '../audio/files';
+import { removeQuietly, removeStaleTemporaries } from '../fs/atomic-write';
 
 /** When this process started: temporary files older than that are a crash's leftovers. */
 const STARTED_AT = performance.timeOrigin;
