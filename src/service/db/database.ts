@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './schema';
-import { statement } from '../../node/sql';
+import { get, run } from '../../node/sql';
 
 export type ServiceDatabase = Database.Database;
 
@@ -43,14 +43,14 @@ export function migrate(db: ServiceDatabase): void {
 }
 
 export function readMeta(db: ServiceDatabase, key: string): string | undefined {
-  const row = statement(db, 'SELECT value FROM meta WHERE key = ?').get(key) as
-    { value: string } | undefined;
+  const row = get<{ value: string }>(db, 'SELECT value FROM meta WHERE key = ?', key);
   return row?.value;
 }
 
 export function writeMeta(db: ServiceDatabase, key: string, value: string): void {
-  statement(
+  run(
     db,
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  ).run(key, value);
+    [key, value],
+  );
 }
