@@ -1,7 +1,8 @@
 import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
+import type { Administration } from './admin/administration';
 import type { ActiveService } from './active-service';
-import type { AudioCache } from './audio/audio-cache';
+import type { AudioPreparation } from './audio/prepare';
 import type { ShellCapabilities } from './capabilities';
 import type { Cache } from './cache';
 import type { ConversationFollower } from './conversations/follow';
@@ -28,8 +29,6 @@ export interface CoreContext {
   service: Pick<ActiveService, 'call' | 'read' | 'connection'>;
   /** The active account's cache (opened on first use). */
   cache(): Promise<Cache>;
-  /** The active account's audio cache (one folder per account). */
-  audioCache(): Promise<AudioCache>;
   /** Where exports go unless the user picks another folder (the folder dialog starts there). */
   defaultExportFolder(): string;
   /** Starts a sync of the active account unless one runs; answers the status. */
@@ -41,4 +40,6 @@ export interface CoreContext {
   conversationFollower: ConversationFollower;
   exports: Exports;
   followUps: FollowUps;
+  audio: AudioPreparation;
+  administration: Administration;
 }

@@ -4,8 +4,10 @@ import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
 import { ActiveService } from './active-service';
+import { Administration } from './admin/administration';
 import { AudioCache } from './audio/audio-cache';
 import type { MediaFile } from './audio/media';
+import { AudioPreparation } from './audio/prepare';
 import { cacheFileOf, openCache, type Cache } from './cache';
 import type { ShellCapabilities } from './capabilities';
 import type { CoreContext } from './context';
@@ -210,7 +212,6 @@ export function createCore(options: CoreOptions): Core {
     emit,
     service,
     cache,
-    audioCache,
     defaultExportFolder: exportFolder,
     sync,
     syncStatus: () => syncRunner.current,
@@ -230,6 +231,12 @@ export function createCore(options: CoreOptions): Core {
       comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
       accountId: activeAccountId,
     }),
+    audio: new AudioPreparation({
+      audioCache,
+      service,
+      progress: (progress) => emit('audio.progress', progress),
+    }),
+    administration: new Administration({ accounts, service }),
   };
   const rpc = createRpcRouter(
     {

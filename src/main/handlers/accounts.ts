@@ -1,7 +1,7 @@
 import type { ACCOUNT_CHANNELS, AccountSummary } from '../../shared/ipc';
 import { diagnoseConversations } from '../accounts/diagnostics';
+import { openDemoAccount } from '../accounts/demo-account';
 import type { CoreContext } from '../context';
-import { AppError } from '../errors';
 import type { RpcHandlers } from '../rpc';
 
 export type AccountContext = Pick<CoreContext, 'accounts' | 'demo' | 'emit' | 'service'>;
@@ -26,15 +26,7 @@ export function accountHandlers({
     'accounts.remove': ({ accountId }) => changed(accounts.remove(accountId)),
     'accounts.activate': ({ accountId }) => changed(accounts.activate(accountId)),
     'accounts.openDemo': async () => {
-      const { baseUrl, apiKey } = await demo.start();
-      let added: AccountSummary;
-      try {
-        added = await accounts.add({ baseUrl, apiKey, demo: true });
-      } catch (error) {
-        // The demo's key is a local sandbox key: without a keychain, memory will do.
-        if (!(error instanceof AppError && error.kind === 'keychain_unavailable')) throw error;
-        added = await accounts.add({ baseUrl, apiKey, demo: true, sessionOnly: true });
-      }
+      const added = await openDemoAccount(accounts, demo);
       changed(accounts.list());
       return added;
     },
