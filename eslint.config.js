@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries of docs/architecture.md:
-// renderer, preload, main and service may import src/shared; nothing else crosses,
-// except that main may start the reference service in-process for the demo clinic.
+// renderer, preload, main and service may import src/shared; main and service may import
+// src/node (Node-only helpers both use); nothing else crosses, except that main may start the
+// reference service in-process for the demo clinic.
 import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
@@ -59,7 +60,13 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/service/**'],
+              group: [
+                '**/main/**',
+                '**/renderer/**',
+                '**/preload/**',
+                '**/service/**',
+                '**/node/**',
+              ],
               message: 'src/shared is imported by every layer and imports none of them.',
             },
             {
@@ -74,6 +81,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['src/node/**'],
+    rules: forbid(
+      ['main', 'src/node holds Node-only helpers for main and the service; it imports neither.'],
+      ['service', 'src/node holds Node-only helpers for main and the service; it imports neither.'],
+      ['renderer', 'src/node holds Node-only helpers for main and the service.'],
+      ['preload', 'src/node holds Node-only helpers for main and the service.'],
+    ),
   },
   {
     files: ['src/service/**'],
@@ -94,6 +110,7 @@ export default tseslint.config(
     files: ['src/preload/**'],
     rules: forbid(
       ['main', 'The preload exposes src/shared/ipc and nothing of main.'],
+      ['node', 'The preload exposes src/shared/ipc only.'],
       ['renderer', 'The preload exposes src/shared/ipc and nothing of the renderer.'],
       ['service', 'The preload exposes src/shared/ipc only.'],
     ),
@@ -105,6 +122,7 @@ export default tseslint.config(
       ['main', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
       ['preload', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
       ['service', 'The renderer never talks to the service directly.'],
+      ['node', 'The renderer runs in a browser: no Node-only modules.'],
     ),
   },
 );

@@ -18,7 +18,7 @@ import {
   type Label,
   type Preview,
 } from '../src/shared/api';
-import { MEDIA_PATH_PREFIX } from '../src/shared/ipc';
+import { MEDIA_PATH_PREFIX, type Sourced } from '../src/shared/ipc';
 import { DEMO_DEVICES } from '../src/service/demo/identity-seed';
 import { MIN_SPEECH_MINUTES } from '../src/service/hub/conversations';
 import {
@@ -156,13 +156,13 @@ async function ninetyMinuteRecording(context: BrowserContext, shellUrl: string):
   const ref = { deviceId: range.deviceId, conversationId };
   await invoke<Conversation>('hub.complete', ref);
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(500)) {
-    const conversation = await invoke<Conversation>('conversations.get', ref);
+    const { value: conversation } = await invoke<Sourced<Conversation>>('conversations.get', ref);
     if (conversation.status === 'FILTERED' || conversation.status === 'FAILED')
       throw new Error(
         `The conversation ended ${conversation.status}: ${conversation.notImportableReason}`,
       );
     if (conversation.status !== 'UPLOADED') continue;
-    const label = await invoke<Label | null>('conversations.record', ref);
+    const { value: label } = await invoke<Sourced<Label | null>>('conversations.record', ref);
     if (label) return label;
   }
   throw new Error('The 90-minute conversation did not become a record within 60 s.');

@@ -132,10 +132,11 @@
           socket.send(JSON.stringify({ id: callId, channel, input }));
         });
       try {
-        const devices = await call('devices.list', {});
+        const { value: devices } = await call('devices.list', {});
         const device = devices.find((d) => d.displayName === deviceName);
         if (!device) throw new Error(`no device named ${deviceName}`);
-        const { minutes } = await call('hub.minutes', { deviceId: device.value, startMs, endMs });
+        const { minutes } = (await call('hub.minutes', { deviceId: device.value, startMs, endMs }))
+          .value;
         const byStart = new Map(minutes.map((m) => [m.minuteStartMs, m]));
         const slots = [];
         for (let t = startMs; t < endMs; t += 60_000) {

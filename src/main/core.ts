@@ -1,41 +1,49 @@
 import { join } from 'node:path';
-import type { ConnectionStatus, EventName, IpcError, IpcEvents } from '../shared/ipc';
+import type { EventName, IpcEvents } from '../shared/ipc';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
-import { AudioCache } from './audio/audio-cache';
-import { cacheFileOf, openCache, type Cache, type CacheReader } from './cache';
-import { SYNC_INTERVAL_MS, SyncRunner } from './sync-runner';
-import type { MediaFile } from './audio/media';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
-import { DemoClinic } from './demo-clinic';
+import { ActiveService } from './active-service';
+import { Administration } from './admin/administration';
+import { AudioCache } from './audio/audio-cache';
+import type { MediaFile } from './audio/media';
+import { AudioPreparation } from './audio/prepare';
+import { cacheFileOf, openCache, type Cache } from './cache';
+import type { ShellCapabilities } from './capabilities';
 import type { CoreContext } from './context';
+import { Conversations } from './conversations/conversations';
+import { ConversationFollower } from './conversations/follow';
+import { DemoClinic } from './demo-clinic';
+import { Exports } from './export/exports';
+import { CommentStore } from './follow-ups/comment-store';
+import { FollowUps } from './follow-ups/follow-ups';
 import { accountHandlers } from './handlers/accounts';
-import { audioHandlers } from './handlers/audio';
-import { cacheHandlers } from './handlers/cache';
 import { adminHandlers } from './handlers/admin';
 import { appHandlers } from './handlers/app';
+import { audioHandlers } from './handlers/audio';
+import { conversationHandlers } from './handlers/conversations';
+import { exportHandlers } from './handlers/export';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
+import { syncHandlers } from './handlers/sync';
+import { Hub } from './hub/hub';
 import { defaultExportFolder } from './paths';
+import { Recordings } from './recordings/recordings';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import { connectService, translateServiceError, type ServiceClient } from './service-client';
+import { SYNC_INTERVAL_MS, SyncRunner } from './sync';
 
-export interface CoreOptions {
+export interface CoreOptions extends ShellCapabilities {
   /** The app's data folder (accounts.json; later the cache). Never holds a key. */
   dataDir: string;
+  /** Which shell hosts the core: information for app.info only (main acts on capabilities). */
   shell: 'electron' | 'browser';
   version: string;
   /** Where keys live; the OS keychain unless a test or a platform says otherwise. */
   keychain?: SecretStore;
   /** Makes the API client of an account (tests can point it through a proxy). */
   connect?: (baseUrl: string, apiKey: string) => ServiceClient;
-  /** Opens a parsed http(s) URL in the system browser. */
-  openExternal?: (url: string) => Promise<void> | void;
-  /** The system's folder dialog, starting in `defaultPath`; null when cancelled (Electron). */
-  chooseFolder?: (defaultPath: string) => Promise<string | null>;
-  /** Shows a folder in the system's file manager. */
-  openFolder?: (path: string) => Promise<void>;
   /** Where exports go by default, instead of Downloads (tests, managed desktops). */
   exportFolder?: string;
   /** How long the demo clinic takes to process a completed conversation. */
@@ -57,12 +65,16 @@ export interface Core {
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Wires the services both shells host: accounts, the API client, the demo clinic, and the RPC table. */
+/**
+ * Wires what both shells host: accounts, the active account's service and caches, the demo
+ * clinic, the background sync, the services of each area, and the RPC table of their handlers.
+ */
 export function createCore(options: CoreOptions): Core {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const connect = options.connect ?? connectService;
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
+    if (event === 'accounts.changed') accountsChanged();
     for (const listener of listeners.get(event) ?? [])
       (listener as (p: IpcEvents[E]) => void)(payload);
   };
@@ -80,6 +92,8 @@ export function createCore(options: CoreOptions): Core {
       }
     },
   );
+  const activeAccountId = () => accounts.active().account.id;
+  const organizationId = () => accounts.active().account.organizationId;
   const demo = new DemoClinic({
     dataDir: join(options.dataDir, 'demo-service'),
     processingMs: options.demoProcessingMs,
@@ -87,34 +101,10 @@ export function createCore(options: CoreOptions): Core {
     nativeBinding: options.sqliteBinding,
   });
 
-  let connection: ConnectionStatus = { state: 'unknown', lastError: null, checkedAt: null };
-  const setConnection = (state: ConnectionStatus['state'], lastError: IpcError | null) => {
-    connection = { state, lastError, checkedAt: new Date().toISOString() };
-    emit('connection.changed', connection);
-  };
-
-  let client:
-    { accountId: string; baseUrl: string; apiKey: string; client: ServiceClient } | undefined;
-  /** The active account's client, made again only when the account, its address or its key changes. */
-  async function activeClient(): Promise<ServiceClient> {
-    const { account, apiKey } = accounts.active();
-    const baseUrl = account.demo ? await demo.baseUrl() : account.baseUrl;
-    if (
-      client?.accountId !== account.id ||
-      client.baseUrl !== baseUrl ||
-      client.apiKey !== apiKey
-    ) {
-      const previous = client;
-      client = { accountId: account.id, baseUrl, apiKey, client: connect(baseUrl, apiKey) };
-      await previous?.client.close();
-    }
-    return client.client;
-  }
-
   const caches = new Map<string, Promise<Cache>>();
   /** The active account's cache, opened on first use and kept until the app quits. */
   const cache = () => {
-    const { id } = accounts.active().account;
+    const id = activeAccountId();
     let opened = caches.get(id);
     if (!opened) {
       opened = openCache({
@@ -126,6 +116,31 @@ export function createCore(options: CoreOptions): Core {
     return opened;
   };
 
+  const audioCaches = new Map<string, Promise<AudioCache>>();
+  /** The active account's audio cache, opened on first use and kept until the app quits. */
+  const audioCache = () => {
+    const id = activeAccountId();
+    let opened = audioCaches.get(id);
+    if (!opened) {
+      opened = AudioCache.open({ folder: join(options.dataDir, 'audio', id) });
+      audioCaches.set(id, opened);
+    }
+    return opened;
+  };
+
+  const service = new ActiveService({
+    accounts,
+    demo,
+    connect,
+    cache,
+    changed: (status) => emit('connection.changed', status),
+    // The first answer from an account's service starts its background sync.
+    answered: () => {
+      if (syncedAccount !== activeAccountId()) sync();
+    },
+    log,
+  });
+
   // While the user only reads, the background sync is the app's one contact with the service:
   // what it finds is the connection's state too (an offline app comes back when a sync completes).
   const syncRunner = new SyncRunner(
@@ -133,9 +148,9 @@ export function createCore(options: CoreOptions): Core {
     ({ outcome, error }) => {
       if (outcome === 'offline' && error) {
         const { name: _name, ...lastError } = error;
-        setConnection('offline', lastError);
-      } else if (outcome === 'complete' && connection.state !== 'online') {
-        setConnection('online', null);
+        service.setConnection('offline', lastError);
+      } else if (outcome === 'complete' && service.connection().state !== 'online') {
+        service.setConnection('online', null);
       }
     },
   );
@@ -148,7 +163,7 @@ export function createCore(options: CoreOptions): Core {
       void syncRunner.stop();
     }
     void (async () =>
-      syncRunner.start(await cache(), await activeClient(), account.organizationId))().catch(
+      syncRunner.start(await cache(), await service.client(), account.organizationId))().catch(
       (error: unknown) =>
         log(`sync did not start: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -159,75 +174,80 @@ export function createCore(options: CoreOptions): Core {
   }, SYNC_INTERVAL_MS);
   syncTimer.unref();
 
-  /** Runs a call on the active account's service and keeps the connection status current. */
-  async function withService<T>(
-    call: (service: ServiceClient) => Promise<T>,
-    offline?: (cache: CacheReader) => Promise<T | null | undefined>,
-  ): Promise<T> {
-    const service = await activeClient();
-    try {
-      const result = await call(service);
-      if (connection.state !== 'online') setConnection('online', null);
-      // The first answer from an account's service starts its background sync.
-      if (syncedAccount !== accounts.active().account.id) sync();
-      return result;
-    } catch (error) {
-      const translated = translateServiceError(error);
-      if (translated && (translated.kind === 'offline' || translated.kind === 'timeout')) {
-        setConnection('offline', translated);
-        const cached = offline && (await offline((await cache()).read));
-        if (cached !== undefined && cached !== null) return cached;
-      } else if (translated && translated.kind !== 'cancelled' && connection.state !== 'online') {
-        // An error answer (even an unreadable one) still shows the service can be reached.
-        setConnection('online', null);
-      }
-      throw error;
-    }
+  const conversations = new Conversations({ service, cache, organizationId });
+  const conversationFollower = new ConversationFollower({
+    service,
+    conversations,
+    cache,
+    accountId: activeAccountId,
+    changed: (change) => emit('conversation.changed', change),
+    log,
+  });
+  /** Another account became active (or none is): the old one's follows stop. */
+  function accountsChanged() {
+    const active = accounts.list().find((account) => account.active);
+    conversationFollower.stopOthers(active?.id ?? '');
   }
-
-  const audioCaches = new Map<string, Promise<AudioCache>>();
-  /** The active account's audio cache, opened on first use and kept until the app quits. */
-  const audioCache = () => {
-    const { id } = accounts.active().account;
-    let cache = audioCaches.get(id);
-    if (!cache) {
-      cache = AudioCache.open({ folder: join(options.dataDir, 'audio', id) });
-      audioCaches.set(id, cache);
-    }
-    return cache;
+  const shell: ShellCapabilities = {
+    openExternal: options.openExternal,
+    chooseFolder: options.chooseFolder,
+    openFolder: options.openFolder,
   };
-
-  const closing: (() => Promise<void>)[] = [];
+  const exportFolder = () => options.exportFolder ?? defaultExportFolder();
+  const exports = new Exports({
+    journalFolder: join(options.dataDir, 'exports'),
+    accounts,
+    service,
+    cache,
+    shell,
+    defaultExportFolder: exportFolder,
+    progress: (event) => emit('export.progress', event),
+  });
 
   const context: CoreContext = {
-    options,
+    about: { version: options.version, shell: options.shell },
+    shell,
     accounts,
     demo,
     emit,
-    withService,
-    connection: () => connection,
-    audioCache,
+    service,
     cache,
-    remember: (write) =>
-      cache()
-        .then((opened) => write(opened.write))
-        .then(
-          () => undefined,
-          () => undefined,
-        ),
-    defaultExportFolder: () => options.exportFolder ?? defaultExportFolder(),
-    onClose: (stop) => closing.push(stop),
+    defaultExportFolder: exportFolder,
     sync,
     syncStatus: () => syncRunner.current,
+    hub: new Hub({ service, cache, organizationId }),
+    recordings: new Recordings({
+      service,
+      cache,
+      organizationId,
+      lastSyncAt: () => syncRunner.current.lastSyncAt,
+    }),
+    conversations,
+    conversationFollower,
+    exports,
+    followUps: new FollowUps({
+      service,
+      cache,
+      comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
+      accountId: activeAccountId,
+    }),
+    audio: new AudioPreparation({
+      audioCache,
+      service,
+      progress: (progress) => emit('audio.progress', progress),
+    }),
+    administration: new Administration({ accounts, service }),
   };
   const rpc = createRpcRouter(
     {
       ...appHandlers(context),
       ...accountHandlers(context),
       ...hubHandlers(context),
+      ...conversationHandlers(context),
       ...recordingHandlers(context),
       ...audioHandlers(context),
-      ...cacheHandlers(context),
+      ...exportHandlers(context),
+      ...syncHandlers(context),
       ...followUpHandlers(context),
       ...adminHandlers(context),
     },
@@ -250,11 +270,13 @@ export function createCore(options: CoreOptions): Core {
     },
     async close() {
       clearInterval(syncTimer);
-      for (const stop of closing) await stop();
+      // Quitting cancels the exports under way, so none is left with a partial file.
+      await exports.stopAll();
+      await conversationFollower.stopAll();
       await syncRunner.stop();
       for (const opened of caches.values()) await (await opened).close();
-      await client?.client.close();
-      for (const cache of audioCaches.values()) await (await cache).close();
+      await service.close();
+      for (const opened of audioCaches.values()) await (await opened).close();
       await demo.stop();
     },
   };

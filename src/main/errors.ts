@@ -1,9 +1,9 @@
-import type { IpcError } from '../shared/ipc';
+import type { IpcError, IpcErrorKind } from '../shared/ipc';
 
 /** An error of main's own (not the service's), with a kind the UI can explain. */
 export class AppError extends Error {
   constructor(
-    readonly kind: string,
+    readonly kind: IpcErrorKind,
     message: string,
   ) {
     super(message);

@@ -4,16 +4,24 @@ import {
   CHANNEL_NAMES,
   IPC_CHANNELS,
   isChannelName,
-  type ChannelInput,
   type ChannelName,
-  type ChannelOutput,
+  type ChannelTable,
+  type IpcChannels,
   type IpcError,
   type IpcResult,
+  type TableInput,
+  type TableOutput,
 } from '../shared/ipc';
 import { AppError } from './errors';
 
-export type RpcHandlers = {
-  [C in ChannelName]: (input: ChannelInput<C>) => Promise<ChannelOutput<C>> | ChannelOutput<C>;
+/**
+ * The handlers of a table of channels: an area's module (handlers/<area>.ts) implements exactly
+ * its area's table (`RpcHandlers<typeof HUB_CHANNELS>`); core.ts merges them into the whole.
+ */
+export type RpcHandlers<Table extends ChannelTable = IpcChannels> = {
+  [C in keyof Table]: (
+    input: TableInput<Table, C>,
+  ) => Promise<TableOutput<Table, C>> | TableOutput<Table, C>;
 };
 
 /** Turns any thrown value into an error the renderer can show; never leaks internals. */

@@ -2,7 +2,7 @@ import { announceSkip } from '../support/skip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label, Task } from '../../src/shared/api';
-import type { BoardView, GroupFollowUps } from '../../src/shared/ipc';
+import type { BoardView, GroupFollowUps, Sourced } from '../../src/shared/ipc';
 import type { DemoService } from './demo-service';
 import {
   chromiumProblem,
@@ -29,8 +29,9 @@ describe.skipIf(problem !== undefined)(
     const appUrl = (hash: string) => `${new URL(shell.url).origin}/#${hash}`;
     const column = (status: string) => page.getByRole('region', { name: status, exact: true });
     const boardTasks = async () => {
-      const { boards } = await invoke<{ boards: { id: string }[] }>('followUps.boards', {});
-      return (await invoke<BoardView>('followUps.board', { boardId: boards[0]!.id })).tasks;
+      const { value: boards } = await invoke<Sourced<{ id: string }[]>>('followUps.boards', {});
+      const board = await invoke<Sourced<BoardView>>('followUps.board', { boardId: boards[0]!.id });
+      return board.value.tasks;
     };
 
     beforeAll(async () => {
@@ -90,7 +91,9 @@ describe.skipIf(problem !== undefined)(
       const listed = section.getByRole('list', { name: 'Follow-ups of this recording' });
       await expect.poll(() => listed.getByRole('listitem').count(), WAIT).toBe(4);
 
-      const group = await invoke<GroupFollowUps>('followUps.group', { groupKey: label.id });
+      const { value: group } = await invoke<Sourced<GroupFollowUps>>('followUps.group', {
+        groupKey: label.id,
+      });
       expect(group.tasks.map((t) => t.title)).toEqual([
         'Call the owner',
         'Send the invoice',

@@ -2,7 +2,7 @@ import { announceSkip } from '../support/skip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '../../src/shared/api';
-import type { CreatedRange } from '../../src/shared/ipc';
+import type { CreatedRange, Sourced } from '../../src/shared/ipc';
 import { formatClock, formatDuration } from '../../src/shared/timeline';
 import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
 
@@ -87,10 +87,9 @@ describe.skipIf(problem !== undefined)(
       const end = Number(
         await page.getByRole('slider', { name: 'Selection end' }).getAttribute('aria-valuenow'),
       );
-      const devices = (await invoke('devices.list', {})) as {
-        value: string;
-        displayName: string;
-      }[];
+      const { value: devices } = (await invoke('devices.list', {})) as {
+        value: { value: string; displayName: string }[];
+      };
       const deviceId = devices.find((d) => d.displayName === 'Consult Room 2')!.value;
       const preview = (await invoke('hub.preview', {
         deviceId,
@@ -148,7 +147,7 @@ describe.skipIf(problem !== undefined)(
     }, 60_000);
 
     it('shows when a conversation was recorded, for those created in this app only', async () => {
-      const devices = await invoke<Device[]>('devices.list', {});
+      const { value: devices } = await invoke<Sourced<Device[]>>('devices.list', {});
       const room = devices.find((d) => d.displayName === 'Consult Room 1')!;
       // The tests above created conversations on Consult Room 1 yesterday.
       const created = await invoke<CreatedRange[]>('hub.createdRanges', {

@@ -9,7 +9,7 @@ import { LabelStore } from '../../src/service/db/label-store';
 import { openServiceDatabase } from '../../src/service/db/database';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
 import type { Label } from '../../src/shared/api';
-import type { SyncStatus } from '../../src/shared/ipc';
+import type { Sourced, SyncStatus } from '../../src/shared/ipc';
 import { transcriptVersions } from '../../src/shared/transcript';
 import type { Launched } from '../service/child-process';
 import { sleep, until } from '../service/poll';
@@ -396,7 +396,8 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
     // Its transcript came with the sync.
     expect(
       transcriptVersions(
-        (await invoke<Label>('labels.get', { labelId: neverOpened!.id })).ownedPatientNotes,
+        (await invoke<Sourced<Label>>('labels.get', { labelId: neverOpened!.id })).value
+          .ownedPatientNotes,
       ).length,
     ).toBeGreaterThan(0);
   }, 90_000);

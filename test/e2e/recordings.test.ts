@@ -191,7 +191,9 @@ describe.skipIf(problem !== undefined)('the Recordings list in Chromium (demo cl
       60_000,
     );
     await service.kill();
-    const { total } = await invoke<{ total: number }>('labels.list', { limit: 1, source: 'cache' });
+    const { total } = (
+      await invoke<{ value: { total: number } }>('labels.list', { limit: 1, source: 'cache' })
+    ).value;
     expect(total).toBeGreaterThan(200);
 
     await page.reload();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MINUTE_MS, type Label } from '../../src/shared/api';
-import type { IpcEvents, SyncStatus } from '../../src/shared/ipc';
+import type { IpcEvents, Sourced, SyncStatus } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
 import { READS, type CacheStats } from '../../src/main/cache/queries';
@@ -196,7 +196,8 @@ describe('faults on single calls: retried as specified, told in plain words, not
   it('retries a read after 500s (three retries, backoff doubling from 300 ms) and succeeds', async () => {
     proxy.inject({ kind: 'status', status: 500 }, 3, DEVICES);
     const devices = await call('devices.list', {});
-    expect(devices.map((d) => d.value)).toContain(device);
+    expect(devices.value.map((d) => d.value)).toContain(device);
+    expect(devices.source).toBe('service');
     expect(proxy.seen(DEVICES)).toHaveLength(4);
     expect(sleeps).toEqual([150, 300, 600]);
     expect(events['connection.changed']).toEqual([]);
@@ -213,7 +214,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
     expect(proxy.seen(CONVERSATIONS)).toHaveLength(4);
     // The service answered: it is reachable, so nothing is disabled as offline.
     expect(await connectionState()).toBe('online');
-    expect((await call('conversations.list', {})).items).toBeInstanceOf(Array);
+    expect((await call('conversations.list', {})).value.items).toBeInstanceOf(Array);
     expect(proxy.seen(CONVERSATIONS)).toHaveLength(5);
   });
 
@@ -244,7 +245,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
 
   it('waits out a 429’s Retry-After, for a read and for a POST, then succeeds', async () => {
     proxy.inject({ kind: 'status', status: 429, headers: { 'retry-after': '2' } }, 1, DEVICES);
-    expect((await call('devices.list', {})).length).toBe(DEMO_DEVICES.length);
+    expect((await call('devices.list', {})).value.length).toBe(DEMO_DEVICES.length);
     expect(proxy.seen(DEVICES)).toHaveLength(2);
 
     // The service refused the POST before doing anything: sending it again is safe.
@@ -267,7 +268,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
     expect(proxy.seen(DEVICES)).toHaveLength(4);
     expect(sleeps).toEqual([150, 300, 600]);
     expect(await connectionState()).toBe('online');
-    expect(await call('devices.list', {})).toHaveLength(DEMO_DEVICES.length);
+    expect((await call('devices.list', {})).value).toHaveLength(DEMO_DEVICES.length);
   });
 
   it('does not wait out a Retry-After longer than a minute: one request, and the wait in the message', async () => {
@@ -293,19 +294,19 @@ describe('faults on single calls: retried as specified, told in plain words, not
     expect(await refused('devices.list', {})).toMatchObject({ kind: 'invalid_response' });
     expect(proxy.seen(DEVICES)).toHaveLength(2);
     expect(sleeps).toEqual([]);
-    expect(await call('devices.list', {})).toHaveLength(DEMO_DEVICES.length);
+    expect((await call('devices.list', {})).value).toHaveLength(DEMO_DEVICES.length);
   });
 
   it('waits for a slow answer within the time-out', async () => {
     proxy.inject({ kind: 'delay', ms: 500 }, 1, DEVICES);
-    expect(await call('devices.list', {})).toHaveLength(DEMO_DEVICES.length);
+    expect((await call('devices.list', {})).value).toHaveLength(DEMO_DEVICES.length);
     expect(proxy.seen(DEVICES)).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
 
   it('retries an answer slower than the time-out; when all are, the app is offline until one comes', async () => {
     proxy.inject({ kind: 'delay', ms: 60_000 }, 1, DEVICES);
-    expect(await call('devices.list', {})).toHaveLength(DEMO_DEVICES.length);
+    expect((await call('devices.list', {})).value).toHaveLength(DEMO_DEVICES.length);
     expect(proxy.seen(DEVICES)).toHaveLength(2);
 
     proxy.inject({ kind: 'delay', ms: 60_000 }, 4, CONVERSATIONS);
@@ -327,12 +328,16 @@ describe('faults on single calls: retried as specified, told in plain words, not
     const fresh = await call('labels.get', { labelId: rabbitLabelId });
     proxy.reset();
     proxy.inject({ kind: 'drop-mid-body' }, 1, { path });
-    expect(await call('labels.get', { labelId: rabbitLabelId })).toEqual(fresh);
+    expect(await call('labels.get', { labelId: rabbitLabelId })).toMatchObject({
+      value: fresh.value,
+      source: 'service',
+    });
     expect(proxy.seen({ path })).toHaveLength(2);
 
     proxy.inject({ kind: 'drop-mid-body' }, 4, { path });
-    const cached: Label = await call('labels.get', { labelId: rabbitLabelId });
-    expect(cached).toEqual(fresh);
+    const cached: Sourced<Label> = await call('labels.get', { labelId: rabbitLabelId });
+    expect(cached).toMatchObject({ value: fresh.value, source: 'cache' });
+    expect(Date.parse(cached.fetchedAt!)).toBeLessThanOrEqual(Date.now());
     expect(proxy.seen({ path })).toHaveLength(6);
     expect(await call('app.connection', {})).toMatchObject({
       state: 'offline',
@@ -359,7 +364,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
 
   it('retries a read after a reset, never a POST; the refused POST goes through once it clears', async () => {
     proxy.inject({ kind: 'reset' }, 1, DEVICES);
-    expect(await call('devices.list', {})).toHaveLength(DEMO_DEVICES.length);
+    expect((await call('devices.list', {})).value).toHaveLength(DEMO_DEVICES.length);
     expect(proxy.seen(DEVICES)).toHaveLength(2);
 
     const range = freshRange();
@@ -396,9 +401,9 @@ describe('faults on single calls: retried as specified, told in plain words, not
   });
 
   it('answers reads from the cache while resets persist, and comes back online with any answer', async () => {
-    const devices = await call('devices.list', {});
+    const { value: devices } = await call('devices.list', {});
     proxy.inject({ kind: 'reset' }, 4, DEVICES);
-    expect(await call('devices.list', {})).toEqual(devices);
+    expect(await call('devices.list', {})).toMatchObject({ value: devices, source: 'cache' });
     expect(await connectionState()).toBe('offline');
     // An error answer still proves the service is reachable: nothing should stay disabled.
     proxy.inject({ kind: 'status', status: 503 }, 4, DEVICES);
@@ -407,7 +412,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
     // So does an answer Earmark cannot read.
     proxy.inject({ kind: 'reset' }, 4, DEVICES);
     proxy.inject({ kind: 'malformed-json' }, 1, DEVICES);
-    expect(await call('devices.list', {})).toEqual(devices);
+    expect(await call('devices.list', {})).toMatchObject({ value: devices, source: 'cache' });
     expect(await refused('devices.list', {})).toMatchObject({ kind: 'invalid_response' });
     expect(events['connection.changed'].map((s) => s.state)).toEqual([
       'offline',
@@ -415,7 +420,7 @@ describe('faults on single calls: retried as specified, told in plain words, not
       'offline',
       'online',
     ]);
-    expect(await call('devices.list', {})).toEqual(devices);
+    expect(await call('devices.list', {})).toMatchObject({ value: devices, source: 'service' });
   });
 });
 

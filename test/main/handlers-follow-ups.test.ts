@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIELDS, DEFAULT_STATUSES, type Task, type TaskBoard } from '../../src/shared/api';
 import {
   RECORD_LINK_PREFIX,
-  type BoardsView,
   type BoardView,
   type ChannelInput,
   type ChannelName,
   type ChannelOutput,
   type GroupFollowUps,
   type IpcError,
+  type Sourced,
 } from '../../src/shared/ipc';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
@@ -74,13 +74,14 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
   const labelId = '3b2d6c1e-9a4f-4e57-8c1d-0f6a2b7e9d10';
 
   it('starts with no board and creates one from the default template', async () => {
-    const before: BoardsView = await call('followUps.boards', {});
-    expect(before).toMatchObject({ boards: [], source: 'service' });
+    const before: Sourced<TaskBoard[]> = await call('followUps.boards', {});
+    expect(before).toMatchObject({ value: [], source: 'service' });
+    expect(before.fetchedAt).not.toBeNull();
     board = await call('followUps.createBoard', { name: 'Follow-ups' });
     expect(board.statuses).toEqual(DEFAULT_STATUSES);
     expect(board.fields).toEqual(DEFAULT_FIELDS);
     const after = await call('followUps.boards', {});
-    expect(after.boards.map((b) => b.id)).toEqual([board.id]);
+    expect(after.value.map((b) => b.id)).toEqual([board.id]);
   });
 
   it('creates a custom board with its own statuses and fields, checked at the boundary', async () => {
@@ -121,8 +122,9 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
       boardId: board.id,
       items: [{ title: 'Another visit', groupKey: 'someone-else' }],
     });
-    const group: GroupFollowUps = await call('followUps.group', { groupKey: labelId });
-    expect(group.source).toBe('service');
+    const sourced: Sourced<GroupFollowUps> = await call('followUps.group', { groupKey: labelId });
+    expect(sourced.source).toBe('service');
+    const group = sourced.value;
     expect(group.tasks.map((t) => t.title).sort()).toEqual([
       'Book the recheck',
       'Call the owner',
@@ -156,7 +158,7 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
     });
     expect(comment).toMatchObject({ taskId: first!.id, body: 'Left a voicemail first.' });
 
-    const view: BoardView = await call('followUps.board', { boardId: board.id });
+    const view: BoardView = (await call('followUps.board', { boardId: board.id })).value;
     expect(view.total).toBe(4);
     expect(view.tasks.find((t) => t.id === first!.id)?.statusId).toBe('completed');
     expect(view.comments[first!.id]?.map((c) => c.body)).toEqual(['Left a voicemail first.']);
@@ -208,7 +210,7 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
       'completed',
       'no_action_needed',
     ]);
-    const view = await call('followUps.board', { boardId: board.id });
+    const view = (await call('followUps.board', { boardId: board.id })).value;
     expect(view.tasks.every((t) => t.statusId !== 'in_progress')).toBe(true);
     expect(view.tasks.every((t) => !('patient' in t.fields))).toBe(true);
     board = saved;
@@ -229,7 +231,7 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
   it('without GET /task-boards, lists the boards this app knows', async () => {
     proxy.inject({ kind: 'status', status: 404 });
     const view = await call('followUps.boards', {});
-    expect(view.boards.map((b) => b.name).sort()).toEqual(['Follow-ups', 'Lab results']);
+    expect(view.value.map((b) => b.name).sort()).toEqual(['Follow-ups', 'Lab results']);
   });
 
   it('offline: the boards and tasks last read stay readable, edits fail as offline', async () => {
@@ -237,14 +239,16 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
     await proxy.close();
     const boards = await call('followUps.boards', {});
     expect(boards.source).toBe('cache');
-    expect(boards.boards).toHaveLength(2);
+    expect(boards.value).toHaveLength(2);
     const view = await call('followUps.board', { boardId: board.id });
     expect(view.source).toBe('cache');
-    expect(view.tasks).toHaveLength(4);
-    expect(Object.values(view.comments).flat()).toHaveLength(1);
+    // When it was read whole: before the service went away.
+    expect(Date.parse(view.fetchedAt!)).toBeLessThanOrEqual(Date.now());
+    expect(view.value.tasks).toHaveLength(4);
+    expect(Object.values(view.value.comments).flat()).toHaveLength(1);
     const group = await call('followUps.group', { groupKey: labelId });
     expect(group).toMatchObject({ source: 'cache' });
-    expect(group.tasks).toHaveLength(3);
+    expect(group.value.tasks).toHaveLength(3);
     const edit = await refused('followUps.patchTask', {
       taskId: visitTasks[1]!.id,
       patch: { statusId: 'completed' },

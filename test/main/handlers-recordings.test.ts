@@ -70,6 +70,11 @@ async function refused(channel: ChannelName, input: unknown, on = core): Promise
 }
 
 const idsOf = (labels: { id: string }[]) => labels.map((label) => label.id);
+/** A page of labels.list with where it came from and when it was fetched, side by side. */
+async function listPage(input: ChannelInput<'labels.list'>) {
+  const { value, ...from } = await call('labels.list', input);
+  return { ...value, ...from };
+}
 const hiddenFiles = (folder: string) => readdirSync(folder).filter((name) => name.startsWith('.'));
 
 /** A new, registered export folder. */
@@ -163,15 +168,16 @@ const servicePages: [ChannelInput<'labels.list'>, string[], number][] = [];
 
 describe('the recordings list', () => {
   it('pages the service listing with X-Total-Count as the total', async () => {
-    const first = await call('labels.list', { limit: 3 });
-    expect(first).toMatchObject({ source: 'service', syncedAt: null, total: 8 });
+    const first = await listPage({ limit: 3 });
+    expect(first).toMatchObject({ source: 'service', total: 8 });
+    expect(Date.parse(first.fetchedAt!)).toBeGreaterThan(Date.now() - 60_000);
     expect(first.items).toHaveLength(3);
     const response = await svc.call(
       `/organizations/${svc.credentials.primary.organizationId}/labels?limit=1`,
       { key: svc.credentials.primary.apiKey },
     );
     expect(Number(response.headers.get(TOTAL_COUNT_HEADER))).toBe(first.total);
-    const second = await call('labels.list', { limit: 3, offset: 3 });
+    const second = await listPage({ limit: 3, offset: 3 });
     expect(second.total).toBe(8);
     expect(idsOf(second.items).some((id) => idsOf(first.items).includes(id))).toBe(false);
     // Newest first by default.
@@ -180,19 +186,19 @@ describe('the recordings list', () => {
 
   it('filters by types, dates and patient, as the service does', async () => {
     const query: LabelFilter = { types: ['ClinicConversation', 'DictationAudio'], ...onDay1 };
-    const typed = await call('labels.list', query);
+    const typed = await listPage(query);
     expect(typed.total).toBe(3);
     expect(new Set(idsOf(typed.items))).toEqual(
       new Set([ids.maple, ids.mapleJunior, ids.dictation]),
     );
-    const named = await call('labels.list', { patientSearch: 'MAPLE' });
+    const named = await listPage({ patientSearch: 'MAPLE' });
     expect(new Set(idsOf(named.items))).toEqual(new Set([ids.maple, ids.mapleJunior]));
     expect(named.total).toBe(2);
     servicePages.push([query, idsOf(typed.items), typed.total]);
   });
 
   it('sorts by patient or type, either way', async () => {
-    const byPatient = await call('labels.list', {
+    const byPatient = await listPage({
       ...onDay1,
       sortingProperty: 'Patient',
       isSortingDescending: false,
@@ -203,7 +209,7 @@ describe('the recordings list', () => {
       'maple junior',
       'Rocky',
     ]);
-    const byTypeDown = await call('labels.list', { sortingProperty: 'Type' });
+    const byTypeDown = await listPage({ sortingProperty: 'Type' });
     const types = byTypeDown.items.map((label) => label.type);
     expect(types).toEqual([...types].sort().reverse());
     servicePages.push([{ sortingProperty: 'Type' }, idsOf(byTypeDown.items), byTypeDown.total]);
@@ -224,10 +230,10 @@ describe('the recordings list', () => {
       { fromTime: iso(DAY2) },
     ];
     for (const query of queries) {
-      const fresh = await call('labels.list', query);
-      const cached = await call('labels.list', { ...query, source: 'cache' });
+      const fresh = await listPage(query);
+      const cached = await listPage({ ...query, source: 'cache' });
       expect(cached.source).toBe('cache');
-      expect(cached.syncedAt).not.toBeNull();
+      expect(cached.fetchedAt).not.toBeNull();
       expect({ query, ids: idsOf(cached.items), total: cached.total }).toEqual({
         query,
         ids: idsOf(fresh.items),
@@ -265,9 +271,9 @@ describe('assigning a patient', () => {
       id: ids.unassigned,
       patient: { id: patientId, name: 'Juniper' },
     });
-    const fresh = await call('labels.list', { patientSearch: 'juniper' });
+    const fresh = await listPage({ patientSearch: 'juniper' });
     expect(idsOf(fresh.items)).toEqual([ids.unassigned]);
-    const cached = await call('labels.list', { patientSearch: 'juniper', source: 'cache' });
+    const cached = await listPage({ patientSearch: 'juniper', source: 'cache' });
     expect(idsOf(cached.items)).toEqual([ids.unassigned]);
     expect(await call('labels.patients', { search: 'JUNIPER' })).toEqual([
       { id: patientId, name: 'Juniper', recordings: 1 },
@@ -280,7 +286,7 @@ describe('assigning a patient', () => {
     expect(noPatient.message).toBe(
       'The clinic service has no patient with the id "P-404". No patient was assigned.',
     );
-    expect((await call('labels.get', { labelId: ids.maple! })).patient?.name).toBe('Maple');
+    expect((await call('labels.get', { labelId: ids.maple! })).value.patient?.name).toBe('Maple');
     const noLabel = await refused('labels.assign', { labelId: randomUUID(), patientId: 'P-404' });
     expect(noLabel).toMatchObject({
       kind: 'not_found',
@@ -448,7 +454,7 @@ describe('export', () => {
     const summary = summaryOf(
       (await runExport({ folderId: folder.folderId, labels: { filter } })).answer,
     );
-    const listed = await call('labels.list', { ...filter, limit: 500 });
+    const listed = await listPage({ ...filter, limit: 500 });
     expect(summary.rows.map((row) => row.labelId).sort()).toEqual(idsOf(listed.items).sort());
     expect(summary.rows.find((row) => row.labelId === ids.dictation)).toMatchObject({
       status: 'no_audio',
@@ -719,9 +725,9 @@ describe('offline', () => {
   it('lists from the cache with the same filters and sorting when the service is gone', async () => {
     await svc.close();
     for (const [query, expectedIds, total] of servicePages) {
-      const page = await call('labels.list', query);
+      const page = await listPage(query);
       expect(page.source).toBe('cache');
-      expect(page.syncedAt).not.toBeNull();
+      expect(page.fetchedAt).not.toBeNull();
       expect({ ids: idsOf(page.items), total: page.total }).toEqual({ ids: expectedIds, total });
     }
     expect((await call('app.connection', {})).state).toBe('offline');
@@ -731,9 +737,9 @@ describe('offline', () => {
     await core.close();
     core = openCore();
     const [query, expectedIds] = servicePages[0]!;
-    const page = await call('labels.list', { ...query, source: 'cache' });
+    const page = await listPage({ ...query, source: 'cache' });
     expect(idsOf(page.items)).toEqual(expectedIds);
-    expect(Date.parse(page.syncedAt!)).toBeGreaterThan(DAY2);
+    expect(Date.parse(page.fetchedAt!)).toBeGreaterThan(DAY2);
   });
 
   it('exports by filter from the cached listing; audio it cannot fetch is reported per recording', async () => {

@@ -51,6 +51,7 @@ type ReadOnlyChannel =
   | 'hub.createdRanges'
   | 'conversations.list'
   | 'conversations.get'
+  | 'conversations.follow'
   | 'conversations.record'
   | 'conversations.createdRange'
   | 'labels.get'
@@ -214,7 +215,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
     accountId = account.id;
     keyPrefix = account.keyPrefix!;
     const devices = await call('devices.list', {});
-    expect(devices.map((d) => d.value)).toContain(device);
+    expect(devices.value.map((d) => d.value)).toContain(device);
     await call('hub.minutes', range);
     const created = await call('hub.create', range);
     const conversation = { deviceId: device, conversationId: created.conversation!.conversationId };
@@ -228,7 +229,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       },
       { timeout: 60_000, interval: 50 },
     );
-    const { items } = await call('labels.list', {});
+    const { items } = (await call('labels.list', {})).value;
     const [first, second] = items.filter((label) => label.patient?.name !== undefined);
     expect(second).toBeDefined();
     await call('audio.prepare', { labelId: first!.id });
@@ -297,6 +298,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'hub.createdRanges': range,
       'conversations.list': {},
       'conversations.get': conversation,
+      'conversations.follow': conversation,
       'conversations.record': conversation,
       'conversations.createdRange': conversation,
       'labels.get': { labelId: first!.id },

@@ -1,24 +1,7 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preparedStatement } from '../../src/shared/prepared-statements';
 import { DEMO_DEVICES, startService, type RunningService } from './harness';
 
-describe('preparedStatement(db, sql)', () => {
-  it('prepares each SQL text once per connection', () => {
-    const one = new Database(':memory:');
-    const other = new Database(':memory:');
-    const prepared = preparedStatement(one, 'SELECT ? + 1 AS next');
-    expect(preparedStatement(one, 'SELECT ? + 1 AS next')).toBe(prepared);
-    expect(prepared.get(1)).toEqual({ next: 2 });
-    expect(prepared.get(41)).toEqual({ next: 42 });
-    const elsewhere = preparedStatement(other, 'SELECT ? + 1 AS next');
-    expect(elsewhere).not.toBe(prepared);
-    expect(elsewhere.database).toBe(other);
-    one.close();
-    other.close();
-  });
-});
-
+/** The service's stores run their SQL through src/node/sql.ts, which prepares each text once. */
 describe('the service', () => {
   let svc: RunningService;
   let prepared: string[];

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AccountRecord } from '../../shared/ipc';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../fs/atomic-write';
 
 /** What is remembered of an account between runs. Never the key: that is in the keychain. */
 export type StoredAccount = AccountRecord;
@@ -44,7 +44,7 @@ export class AccountStore {
   update(change: (state: AccountsFile) => AccountsFile): void {
     const next = change(structuredClone(this.state));
     mkdirSync(dirname(this.path), { recursive: true });
-    writeFileAtomic(this.path, `${JSON.stringify(next, null, 2)}\n`);
+    writeFileAtomicSync(this.path, `${JSON.stringify(next, null, 2)}\n`);
     this.state = next;
   }
 }

@@ -7,7 +7,9 @@ import {
   type DownloadProgress,
 } from './download';
 import { AudioError } from './errors';
-import { exists, removeQuietly, writeFileAtomic } from './files';
+import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
+import { fileErrorOf } from './errors';
+import { exists } from './files';
 import { contentTypeForExtension, idForFileName } from './names';
 
 /**
@@ -314,7 +316,9 @@ export class AudioCache {
       const entries = [...this.entries.values()];
       const body = JSON.stringify({ version: INDEX_VERSION, entries }, null, 1);
       // Not flushed to disk: the folder is the truth, and open() rebuilds what a power cut loses.
-      await writeFileAtomic(this.indexPath, body, false);
+      await writeFileAtomic(this.indexPath, body, { durable: false }).catch((error: unknown) => {
+        throw fileErrorOf(error, this.indexPath);
+      });
     };
     this.writing = this.writing.then(run, run);
     return this.writing;

@@ -6,14 +6,8 @@ import type { Label } from '../../shared/api';
 import { ApiError } from '../api/errors';
 import type { LabelAudio, LabelsApi } from '../api/labels';
 import { AudioError, fileErrorOf, isAudioError } from './errors';
-import {
-  chooseName,
-  fsyncFolder,
-  publish,
-  removeQuietly,
-  writeFileAtomic,
-  type OnExists,
-} from './files';
+import { fsyncFolder, removeQuietly, writeFileAtomic } from '../fs/atomic-write';
+import { chooseName, publish, type OnExists } from './files';
 import { extensionFor, idForFileName, labelFileStem, mediaTypeOf, safeFileName } from './names';
 import { StreamDigest, type DigestResult } from './digest';
 import { decodedPeaks, encodePeaks, type Peaks } from './peaks';
@@ -450,7 +444,7 @@ class Download {
 
   private async saveState(): Promise<void> {
     // Atomic against a crash of this process; after a power cut a torn state only means a restart.
-    await writeFileAtomic(this.statePath, JSON.stringify(this.state), false);
+    await writeFileAtomic(this.statePath, JSON.stringify(this.state), { durable: false });
   }
 
   /** Streams the body to disk. True when the file is complete. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { link, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { fsyncFolder, removeQuietly, writeTemporary } from '../fs/atomic-write';
 import { AudioError, fileErrorOf, isAudioError } from './errors';
 import { numberedName } from './names';
 
@@ -19,92 +19,6 @@ export const exists = async (path: string): Promise<boolean> => {
     throw error;
   }
 };
-
-/** Removes a file; one that is already gone is fine. */
-export async function removeQuietly(path: string): Promise<void> {
-  try {
-    await unlink(path);
-  } catch (error) {
-    if (codeOf(error) !== 'ENOENT') throw error;
-  }
-}
-
-/**
- * Flushes a folder so a rename in it survives a power cut. Windows cannot open a folder for
- * fsync (EPERM/EISDIR): there NTFS journals the rename itself.
- */
-export async function fsyncFolder(folder: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(folder, constants.O_RDONLY);
-    await handle.sync();
-  } catch (error) {
-    if (!['EPERM', 'EISDIR', 'EINVAL', 'EACCES'].includes(String(codeOf(error)))) throw error;
-  } finally {
-    await handle?.close();
-  }
-}
-
-/**
- * Writes `data` to a new hidden temporary file in `folder` and returns its path. With `durable`
- * the data is flushed to disk; without, it is safe against a crash of this process only.
- */
-async function writeTemporary(folder: string, data: string | Uint8Array, durable: boolean) {
-  const temporary = join(folder, `.earmark-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    if (!durable) {
-      await writeFile(temporary, data, { flag: 'wx', mode: 0o644 });
-      return temporary;
-    }
-    const handle = await open(temporary, 'wx', 0o644);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    return temporary;
-  } catch (error) {
-    await removeQuietly(temporary).catch(() => undefined);
-    throw error;
-  }
-}
-
-const TEMPORARY = /^\.earmark-[0-9a-f]{12}\.tmp$/;
-
-/**
- * Removes the temporary files a crash left in a folder: those named as writeTemporary names them
- * and last written before `before` (the start of this process, so none is a write under way).
- */
-export async function removeStaleTemporaries(folder: string, before: number): Promise<void> {
-  const names = await readdir(folder).catch(() => [] as string[]);
-  for (const name of names.filter((n) => TEMPORARY.test(n))) {
-    const path = join(folder, name);
-    const info = await stat(path).catch(() => null);
-    if (info?.isFile() && info.mtimeMs < before) await removeQuietly(path).catch(() => {});
-  }
-}
-
-/**
- * Writes a small file so that it appears whole or not at all: a temporary file in the same
- * folder, then a rename over the target. With `durable`, the data and the rename are flushed to
- * disk first; without, the file is safe against a crash of this process, not a power cut.
- */
-export async function writeFileAtomic(
-  path: string,
-  data: string | Uint8Array,
-  durable = true,
-): Promise<void> {
-  let temporary: string | undefined;
-  try {
-    temporary = await writeTemporary(dirname(path), data, durable);
-    await rename(temporary, path);
-  } catch (error) {
-    if (temporary) await removeQuietly(temporary).catch(() => undefined);
-    throw fileErrorOf(error, path);
-  }
-  if (durable) await fsyncFolder(dirname(path));
-}
 
 /**
  * Checks before any download that the folder exists and takes new files: creates and removes a
@@ -208,7 +122,8 @@ export async function writeNewFile(
 ): Promise<string> {
   let temporary: string | undefined;
   try {
-    temporary = await writeTemporary(folder, data, true);
+    // Exported files are the user's, to hand on: the mode of the exported audio beside them.
+    temporary = await writeTemporary(folder, data, { mode: 0o644 });
     for (let tries = 0; ; tries++) {
       const chosen = await chooseName(folder, name, onExists);
       try {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
-import type { Db } from './sql';
+import { all, run, type Db } from '../../node/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
 export const CACHE_APPLICATION_ID = 0x45524d4b;
@@ -76,7 +76,7 @@ function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): Salv
       fileMustExist: true,
       nativeBinding: options.nativeBinding,
     });
-    return db.prepare('SELECT * FROM created_ranges').all() as SalvagedRange[];
+    return all<SalvagedRange>(db, 'SELECT * FROM created_ranges');
   } catch {
     return [];
   } finally {
@@ -147,11 +147,10 @@ export function openCacheDatabase(
     configure(db);
     migrate(db, file, migrations, options.targetVersion);
     if (salvaged.length > 0) {
-      const insert = db.prepare(
-        `INSERT OR IGNORE INTO created_ranges (conversation_id, device_id, start_ms, end_ms, created_at)
-         VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`,
-      );
-      db.transaction(() => salvaged.forEach((range) => insert.run(range)))();
+      const insert = `INSERT OR IGNORE INTO created_ranges
+          (conversation_id, device_id, start_ms, end_ms, created_at)
+        VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`;
+      db.transaction(() => salvaged.forEach((range) => run(db, insert, range)))();
     }
     return { db, file, recovery };
   } catch (error) {

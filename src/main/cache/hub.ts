@@ -8,7 +8,7 @@ import {
   type TranscriptState,
 } from '../../shared/api';
 import type { CreatedRange } from '../../shared/ipc';
-import { all, flag, get, run, upsert, type Db } from './sql';
+import { all, flag, get, run, upsert, type Db } from '../../node/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface ConversationRow {
@@ -65,6 +65,8 @@ export interface CachedConversationQuery {
 export interface CachedConversations {
   items: Conversation[];
   total: number;
+  /** When the service last showed the least recently seen of these items; null for none. */
+  fetchedAt: number | null;
 }
 
 export interface TimelineInput {
@@ -329,6 +331,12 @@ export const hubReads = {
     );
   },
 
+  /** The device list and when it was fetched (null when the cache holds none). */
+  devicesFetched(db: Db): { devices: Device[]; fetchedAt: number | null } {
+    const at = get<{ at: number | null }>(db, 'SELECT min(fetched_at) AS at FROM devices');
+    return { devices: hubReads.devices(db), fetchedAt: at?.at ?? null };
+  },
+
   /** Cached conversations in the service's order (newest created first). */
   conversations(db: Db, query: CachedConversationQuery = {}): CachedConversations {
     const filter = `WHERE (@status IS NULL OR status = @status)
@@ -339,22 +347,32 @@ export const hubReads = {
       `SELECT count(*) AS n FROM conversations ${filter}`,
       params,
     )!.n;
-    const rows = all<ConversationRow>(
+    const rows = all<ConversationRow & { seen_at: number }>(
       db,
-      `SELECT ${CONVERSATION_COLUMNS} FROM conversations ${filter}
+      `SELECT ${CONVERSATION_COLUMNS}, seen_at FROM conversations ${filter}
         ORDER BY list_position, seq LIMIT @limit OFFSET @offset`,
       { ...params, limit: query.limit ?? 20, offset: query.offset ?? 0 },
     );
-    return { items: rows.map(toConversation), total };
+    const fetchedAt = rows.length > 0 ? Math.min(...rows.map((row) => row.seen_at)) : null;
+    return { items: rows.map(toConversation), total, fetchedAt };
   },
 
   conversation(db: Db, deviceId: string, conversationId: string): Conversation | null {
-    const row = get<ConversationRow>(
+    return hubReads.conversationSeen(db, deviceId, conversationId)?.conversation ?? null;
+  },
+
+  /** A cached conversation and when the service last showed it. */
+  conversationSeen(
+    db: Db,
+    deviceId: string,
+    conversationId: string,
+  ): { conversation: Conversation; seenAt: number } | null {
+    const row = get<ConversationRow & { seen_at: number }>(
       db,
-      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND device_id = ?`,
+      `SELECT ${CONVERSATION_COLUMNS}, seen_at FROM conversations WHERE id = ? AND device_id = ?`,
       [conversationId, deviceId],
     );
-    return row ? toConversation(row) : null;
+    return row ? { conversation: toConversation(row), seenAt: row.seen_at } : null;
   },
 
   /** Conversations not yet terminal that the walk `walk` has not listed (they may change). */

@@ -1,10 +1,4 @@
 export { cacheFileOf, openCache, CacheError, type Cache, type CacheOptions } from './cache';
-export {
-  cacheFirst,
-  firstAnswer,
-  type CacheFirstAnswer,
-  type CacheFirstSteps,
-} from './cache-first';
 export { CACHE_APPLICATION_ID, type CacheRecovery } from './database';
 export { CacheTooNewError } from './migrate';
 export { LATEST_SCHEMA_VERSION } from './migrations';

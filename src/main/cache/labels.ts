@@ -8,7 +8,7 @@ import {
 } from '../../shared/api';
 import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { all, get, run, type Db } from './sql';
+import { all, get, run, type Db } from '../../node/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface LabelRow {
@@ -323,6 +323,13 @@ export const labelReads = {
   label(db: Db, id: string): Label | null {
     const row = get<LabelRow>(db, `SELECT ${LABEL_COLUMNS} FROM labels WHERE id = ?`, id);
     return row ? withNotes(db, row) : null;
+  },
+
+  /** When the service last showed the label (a listing or a detail); null when not cached. */
+  labelSeenAt(db: Db, id: string): number | null {
+    return (
+      get<{ seen_at: number }>(db, 'SELECT seen_at FROM labels WHERE id = ?', id)?.seen_at ?? null
+    );
   },
 
   /**

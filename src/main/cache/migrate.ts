@@ -1,4 +1,4 @@
-import type { Db } from './sql';
+import type { Db } from '../../node/sql';
 
 /**
  * One schema version. `up` runs inside a transaction together with the `user_version` bump, so a

@@ -1,6 +1,6 @@
 import type { BrowserWindowConstructorOptions, Rectangle } from 'electron';
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../fs/atomic-write';
 
 export interface WindowState {
   bounds: Rectangle;
@@ -64,5 +64,5 @@ export function loadWindowState(path: string, displays: Rectangle[]): WindowStat
 }
 
 export function saveWindowState(path: string, state: WindowState): void {
-  writeFileAtomic(path, JSON.stringify(state));
+  writeFileAtomicSync(path, JSON.stringify(state));
 }

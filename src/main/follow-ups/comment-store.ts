@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Comment } from '../../shared/api';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../fs/atomic-write';
 
 /**
  * Comments as the file keeps them, per account and task. Files written by earlier versions also
@@ -44,7 +44,7 @@ export class CommentStore {
     comments[comment.taskId] = [...(comments[comment.taskId] ?? []), comment];
     const next: CommentsFile = { version: 1, accounts: { ...accounts, [accountId]: { comments } } };
     mkdirSync(dirname(this.path), { recursive: true });
-    writeFileAtomic(this.path, JSON.stringify(next));
+    writeFileAtomicSync(this.path, JSON.stringify(next));
     this.state = next;
   }
 }

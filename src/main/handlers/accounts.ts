@@ -1,24 +1,17 @@
-import type { AccountSummary } from '../../shared/ipc';
+import type { ACCOUNT_CHANNELS, AccountSummary } from '../../shared/ipc';
 import { diagnoseConversations } from '../accounts/diagnostics';
+import { openDemoAccount } from '../accounts/demo-account';
 import type { CoreContext } from '../context';
-import { AppError } from '../errors';
 import type { RpcHandlers } from '../rpc';
 
-type AccountChannels =
-  | 'accounts.list'
-  | 'accounts.add'
-  | 'accounts.remove'
-  | 'accounts.activate'
-  | 'accounts.openDemo'
-  | 'accounts.diagnose'
-  | 'identity.me';
+export type AccountContext = Pick<CoreContext, 'accounts' | 'demo' | 'emit' | 'service'>;
 
 export function accountHandlers({
   accounts,
   demo,
   emit,
-  withService,
-}: CoreContext): Pick<RpcHandlers, AccountChannels> {
+  service,
+}: AccountContext): RpcHandlers<typeof ACCOUNT_CHANNELS> {
   const changed = (list: AccountSummary[]) => {
     emit('accounts.changed', list);
     return list;
@@ -33,28 +26,20 @@ export function accountHandlers({
     'accounts.remove': ({ accountId }) => changed(accounts.remove(accountId)),
     'accounts.activate': ({ accountId }) => changed(accounts.activate(accountId)),
     'accounts.openDemo': async () => {
-      const { baseUrl, apiKey } = await demo.start();
-      let added: AccountSummary;
-      try {
-        added = await accounts.add({ baseUrl, apiKey, demo: true });
-      } catch (error) {
-        // The demo's key is a local sandbox key: without a keychain, memory will do.
-        if (!(error instanceof AppError && error.kind === 'keychain_unavailable')) throw error;
-        added = await accounts.add({ baseUrl, apiKey, demo: true, sessionOnly: true });
-      }
+      const added = await openDemoAccount(accounts, demo);
       changed(accounts.list());
       return added;
     },
     'accounts.diagnose': () =>
-      withService((service) =>
+      service.call((client) =>
         diagnoseConversations({
-          me: () => service.me(),
-          devices: (organizationId) => service.devices(organizationId),
-          firstConversations: () => service.firstConversations(),
+          me: () => client.me(),
+          devices: (organizationId) => client.devices(organizationId),
+          firstConversations: () => client.firstConversations(),
         }),
       ),
     'identity.me': async () => {
-      const identity = await withService((service) => service.me());
+      const identity = await service.call((client) => client.me());
       accounts.remember(accounts.active().account.id, identity);
       return identity;
     },

@@ -1,26 +1,29 @@
+import type { APP_CHANNELS } from '../../shared/ipc';
 import type { CoreContext } from '../context';
 import { AppError } from '../errors';
 import { parseExternalUrl } from '../external-url';
 import type { RpcHandlers } from '../rpc';
 
+export type AppContext = Pick<CoreContext, 'about' | 'shell' | 'service' | 'defaultExportFolder'>;
+
 export const appHandlers = ({
-  options,
-  connection,
+  about,
+  shell,
+  service,
   defaultExportFolder,
-}: CoreContext): Pick<RpcHandlers, 'app.info' | 'app.connection' | 'app.openExternal'> => ({
+}: AppContext): RpcHandlers<typeof APP_CHANNELS> => ({
   'app.info': () => ({
-    version: options.version,
-    shell: options.shell,
+    version: about.version,
+    shell: about.shell,
     platform: process.platform,
-    // Electron has the system's folder dialog; the browser shell takes a typed path.
-    folderChoice: options.shell === 'electron' ? 'dialog' : 'path',
+    // A shell with a folder dialog picks folders with it; otherwise the user types a path.
+    folderChoice: shell.chooseFolder ? 'dialog' : 'path',
     defaultExportFolder: defaultExportFolder(),
   }),
-  'app.connection': () => connection(),
+  'app.connection': () => service.connection(),
   'app.openExternal': async ({ url }) => {
-    if (!options.openExternal)
-      throw new AppError('unsupported', 'Links cannot be opened from here.');
-    await options.openExternal(parseExternalUrl(url));
+    if (!shell.openExternal) throw new AppError('unsupported', 'Links cannot be opened from here.');
+    await shell.openExternal(parseExternalUrl(url));
     return null;
   },
 });

@@ -2,16 +2,9 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './schema';
-import { preparedStatement } from '../../shared/prepared-statements';
+import { get, run } from '../../node/sql';
 
 export type ServiceDatabase = Database.Database;
-
-/**
- * The connection's statement for `sql`, prepared on first use and reused: every store runs its
- * SQL through here (preparing on every request had taken a third of the service's CPU).
- */
-export const statement = (db: ServiceDatabase, sql: string): Database.Statement =>
-  preparedStatement(db, sql);
 
 export const DATABASE_FILE = 'service.sqlite';
 
@@ -50,14 +43,14 @@ export function migrate(db: ServiceDatabase): void {
 }
 
 export function readMeta(db: ServiceDatabase, key: string): string | undefined {
-  const row = statement(db, 'SELECT value FROM meta WHERE key = ?').get(key) as
-    { value: string } | undefined;
+  const row = get<{ value: string }>(db, 'SELECT value FROM meta WHERE key = ?', key);
   return row?.value;
 }
 
 export function writeMeta(db: ServiceDatabase, key: string, value: string): void {
-  statement(
+  run(
     db,
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  ).run(key, value);
+    [key, value],
+  );
 }

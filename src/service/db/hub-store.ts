@@ -1,6 +1,7 @@
 import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
-import { statement, type ServiceDatabase } from './database';
+import { all, get, run } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 export interface DeviceRow {
   id: string;
@@ -59,35 +60,34 @@ export class HubStore {
   constructor(private readonly db: ServiceDatabase) {}
 
   createDevice(row: DeviceRow): void {
-    statement(
+    run(
       this.db,
       'INSERT INTO devices (id, organization_id, display_name, serial) VALUES (@id, @organization_id, @display_name, @serial)',
-    ).run(row);
+      row,
+    );
   }
 
   device(id: string): DeviceRow | undefined {
-    return statement(this.db, 'SELECT * FROM devices WHERE id = ?').get(id) as
-      DeviceRow | undefined;
+    return get<DeviceRow>(this.db, 'SELECT * FROM devices WHERE id = ?', id);
   }
 
   devices(organizationId?: string, limit = -1): DeviceRow[] {
     if (organizationId === undefined)
-      return statement(this.db, 'SELECT * FROM devices ORDER BY id').all() as DeviceRow[];
-    return statement(
+      return all<DeviceRow>(this.db, 'SELECT * FROM devices ORDER BY id');
+    return all<DeviceRow>(
       this.db,
       'SELECT * FROM devices WHERE organization_id = ? ORDER BY display_name, id LIMIT ?',
-    ).all(organizationId, limit) as DeviceRow[];
+      [organizationId, limit],
+    );
   }
 
   /** Stores minutes, keeping any already there (the simulator may regenerate a partial day). */
   insertMinutes(deviceId: string, minutes: readonly HubMinute[]): void {
-    const insert = statement(
-      this.db,
-      `INSERT OR IGNORE INTO hub_minutes (device_id, minute_ms, speech_ms, transcript, diarized, clips, audio_ok)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insert = `INSERT OR IGNORE INTO hub_minutes
+        (device_id, minute_ms, speech_ms, transcript, diarized, clips, audio_ok)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`;
     for (const m of minutes) {
-      insert.run(
+      run(this.db, insert, [
         deviceId,
         m.minuteMs,
         m.speechMs,
@@ -95,50 +95,51 @@ export class HubStore {
         m.diarized,
         JSON.stringify(m.clips),
         Number(m.audioOk),
-      );
+      ]);
     }
   }
 
   lastMinuteMs(deviceId: string): number | undefined {
-    const row = statement(
+    const row = get<{ last: number | null }>(
       this.db,
       'SELECT max(minute_ms) AS last FROM hub_minutes WHERE device_id = ?',
-    ).get(deviceId) as {
-      last: number | null;
-    };
-    return row.last ?? undefined;
+      deviceId,
+    );
+    return row!.last ?? undefined;
   }
 
   /** Minutes whose start lies in [startMs, endMs), oldest first. */
   minutes(deviceId: string, startMs: number, endMs: number): MinuteRow[] {
-    return statement(
+    return all<MinuteRow>(
       this.db,
       `SELECT minute_ms, speech_ms, transcript, diarized, clips, audio_ok FROM hub_minutes
          WHERE device_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms`,
-    ).all(deviceId, startMs, endMs) as MinuteRow[];
+      [deviceId, startMs, endMs],
+    );
   }
 
   insertConversation(row: ConversationRow): void {
-    statement(
+    run(
       this.db,
       `INSERT INTO conversations (id, organization_id, device_id, start_ms, end_ms, status, speech_minute_count, origin,
            not_importable_reason, transcript_text, label_id, created_ms, completed_ms, next_step_ms)
          VALUES (@id, @organization_id, @device_id, @start_ms, @end_ms, @status, @speech_minute_count, @origin,
            @not_importable_reason, @transcript_text, @label_id, @created_ms, @completed_ms, @next_step_ms)`,
-    ).run(row);
+      row,
+    );
   }
 
   conversation(id: string): ConversationRow | undefined {
-    return statement(this.db, 'SELECT * FROM conversations WHERE id = ?').get(id) as
-      ConversationRow | undefined;
+    return get<ConversationRow>(this.db, 'SELECT * FROM conversations WHERE id = ?', id);
   }
 
   /** The first conversation on the device whose range intersects [startMs, endMs), if any. */
   overlapping(deviceId: string, startMs: number, endMs: number): ConversationRow | undefined {
-    return statement(
+    return get<ConversationRow>(
       this.db,
       'SELECT * FROM conversations WHERE device_id = ? AND start_ms < ? AND end_ms > ? ORDER BY start_ms LIMIT 1',
-    ).get(deviceId, endMs, startMs) as ConversationRow | undefined;
+      [deviceId, endMs, startMs],
+    );
   }
 
   /** Newest first; ties on created_ms broken by id so the keyset cursor is total. */
@@ -150,42 +151,46 @@ export class HubStore {
     if (query.endMs !== undefined) where.push('start_ms < @endMs');
     if (query.after)
       where.push('(created_ms < @afterMs OR (created_ms = @afterMs AND id < @afterId))');
-    return statement(
+    return all<ConversationRow>(
       this.db,
       `SELECT * FROM conversations WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC LIMIT @limit`,
-    ).all({
-      organizationId: query.organizationId,
-      deviceId: query.deviceId,
-      status: query.status,
-      startMs: query.startMs,
-      endMs: query.endMs,
-      afterMs: query.after?.createdMs,
-      afterId: query.after?.id,
-      limit: query.limit,
-    }) as ConversationRow[];
+      {
+        organizationId: query.organizationId,
+        deviceId: query.deviceId,
+        status: query.status,
+        startMs: query.startMs,
+        endMs: query.endMs,
+        afterMs: query.after?.createdMs,
+        afterId: query.after?.id,
+        limit: query.limit,
+      },
+    );
   }
 
   updateConversation(id: string, changes: Partial<Omit<ConversationRow, 'id'>>): void {
     const columns = Object.keys(changes);
     if (columns.length === 0) return;
-    statement(
+    run(
       this.db,
       `UPDATE conversations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
-    ).run({ ...changes, id });
+      { ...changes, id },
+    );
   }
 
   /** Conversations whose next processing step is due at or before `ms`. */
   dueConversations(ms: number): ConversationRow[] {
-    return statement(
+    return all<ConversationRow>(
       this.db,
       'SELECT * FROM conversations WHERE next_step_ms IS NOT NULL AND next_step_ms <= ? ORDER BY next_step_ms',
-    ).all(ms) as ConversationRow[];
+      ms,
+    );
   }
 
   nextDueMs(): number | undefined {
-    const row = statement(this.db, 'SELECT min(next_step_ms) AS due FROM conversations').get() as {
-      due: number | null;
-    };
-    return row.due ?? undefined;
+    const row = get<{ due: number | null }>(
+      this.db,
+      'SELECT min(next_step_ms) AS due FROM conversations',
+    );
+    return row!.due ?? undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { ApiKey, Entitlements, FeatureScope } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { all, get, run } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 /** Every key starts with this; the visible keyPrefix is it plus the next 8 characters and "...". */
 export const API_KEY_PREFIX = 'csk_';
@@ -90,65 +91,69 @@ export class IdentityStore {
   createOrganization(input: { name: string; entitlements: Entitlements; id?: string }): string {
     const id = input.id ?? randomUUID();
     const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
-    statement(
+    run(
       this.db,
       `INSERT INTO organizations (id, name, entitlement_vet, entitlement_call, entitlement_hub, vet_force_end_ms, call_force_end_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      input.name,
-      Number(input.entitlements.vet),
-      Number(input.entitlements.call),
-      Number(input.entitlements.hub),
-      ms(input.entitlements.vetForceSubscriptionEndDate),
-      ms(input.entitlements.callForceSubscriptionEndDate),
+      [
+        id,
+        input.name,
+        Number(input.entitlements.vet),
+        Number(input.entitlements.call),
+        Number(input.entitlements.hub),
+        ms(input.entitlements.vetForceSubscriptionEndDate),
+        ms(input.entitlements.callForceSubscriptionEndDate),
+      ],
     );
     return id;
   }
 
   organization(id: string): OrganizationRow | undefined {
-    return statement(this.db, 'SELECT * FROM organizations WHERE id = ?').get(id) as
-      OrganizationRow | undefined;
+    return get<OrganizationRow>(this.db, 'SELECT * FROM organizations WHERE id = ?', id);
   }
 
   createUser(input: { email: string; displayName: string; password: string }): string {
     const id = randomUUID();
-    statement(
-      this.db,
-      'INSERT INTO users (id, email, display_name, password_hash) VALUES (?, ?, ?, ?)',
-    ).run(id, input.email, input.displayName, hashPassword(input.password));
+    run(this.db, 'INSERT INTO users (id, email, display_name, password_hash) VALUES (?, ?, ?, ?)', [
+      id,
+      input.email,
+      input.displayName,
+      hashPassword(input.password),
+    ]);
     return id;
   }
 
   user(id: string): UserRow | undefined {
-    return statement(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+    return get<UserRow>(this.db, 'SELECT * FROM users WHERE id = ?', id);
   }
 
   userByEmail(email: string): UserRow | undefined {
-    return statement(this.db, 'SELECT * FROM users WHERE email = ?').get(email) as
-      UserRow | undefined;
+    return get<UserRow>(this.db, 'SELECT * FROM users WHERE email = ?', email);
   }
 
   addMembership(userId: string, organizationId: string, role: Role): void {
-    statement(
-      this.db,
-      'INSERT INTO memberships (user_id, organization_id, role) VALUES (?, ?, ?)',
-    ).run(userId, organizationId, role);
+    run(this.db, 'INSERT INTO memberships (user_id, organization_id, role) VALUES (?, ?, ?)', [
+      userId,
+      organizationId,
+      role,
+    ]);
   }
 
   /** The user's memberships, oldest organization first (the default for a login without one). */
   memberships(userId: string): { organization_id: string; role: Role }[] {
-    return statement(
+    return all<{ organization_id: string; role: Role }>(
       this.db,
       'SELECT organization_id, role FROM memberships WHERE user_id = ? ORDER BY rowid',
-    ).all(userId) as { organization_id: string; role: Role }[];
+      userId,
+    );
   }
 
   role(userId: string, organizationId: string): Role | undefined {
-    const row = statement(
+    const row = get<{ role: Role }>(
       this.db,
       'SELECT role FROM memberships WHERE user_id = ? AND organization_id = ?',
-    ).get(userId, organizationId) as { role: Role } | undefined;
+      [userId, organizationId],
+    );
     return row?.role;
   }
 
@@ -173,64 +178,65 @@ export class IdentityStore {
       last_used_ms: null,
       revoked_ms: null,
     };
-    statement(
+    run(
       this.db,
       `INSERT INTO api_keys (id, user_id, organization_id, name, key_hash, key_prefix, allowed_features, created_ms, expires_ms)
          VALUES (@id, @user_id, @organization_id, @name, @key_hash, @key_prefix, @allowed_features, @created_ms, @expires_ms)`,
-    ).run({ ...row, key_hash: hashSecret(key) });
+      { ...row, key_hash: hashSecret(key) },
+    );
     return { row, key };
   }
 
   apiKeyBySecret(key: string): ApiKeyRow | undefined {
-    return statement(this.db, 'SELECT * FROM api_keys WHERE key_hash = ?').get(hashSecret(key)) as
-      ApiKeyRow | undefined;
+    return get<ApiKeyRow>(this.db, 'SELECT * FROM api_keys WHERE key_hash = ?', hashSecret(key));
   }
 
   apiKey(id: string): ApiKeyRow | undefined {
-    return statement(this.db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as
-      ApiKeyRow | undefined;
+    return get<ApiKeyRow>(this.db, 'SELECT * FROM api_keys WHERE id = ?', id);
   }
 
   /** The organization's keys (only those of `userId` when given), oldest first. */
   apiKeys(organizationId: string, userId?: string): ApiKeyRow[] {
-    return statement(
+    return all<ApiKeyRow>(
       this.db,
       'SELECT * FROM api_keys WHERE organization_id = @organizationId AND (@userId IS NULL OR user_id = @userId) ORDER BY created_ms, rowid',
-    ).all({ organizationId, userId: userId ?? null }) as ApiKeyRow[];
+      { organizationId, userId: userId ?? null },
+    );
   }
 
   revokeApiKey(id: string): void {
-    statement(
-      this.db,
-      'UPDATE api_keys SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL',
-    ).run(this.now(), id);
+    run(this.db, 'UPDATE api_keys SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL', [
+      this.now(),
+      id,
+    ]);
   }
 
   /** lastUsedAt is kept to the second: a busy key writes at most once a second. */
   touchApiKey(row: ApiKeyRow): void {
     const now = this.now();
     if (row.last_used_ms !== null && now - row.last_used_ms < 1000) return;
-    statement(this.db, 'UPDATE api_keys SET last_used_ms = ? WHERE id = ?').run(now, row.id);
+    run(this.db, 'UPDATE api_keys SET last_used_ms = ? WHERE id = ?', [now, row.id]);
   }
 
   createSession(userId: string, organizationId: string): string {
     const token = randomBytes(32).toString('base64url');
-    statement(
+    run(
       this.db,
       'INSERT INTO sessions (token_hash, user_id, organization_id, expires_ms) VALUES (?, ?, ?, ?)',
-    ).run(hashSecret(token), userId, organizationId, this.now() + SESSION_LIFETIME_MS);
+      [hashSecret(token), userId, organizationId, this.now() + SESSION_LIFETIME_MS],
+    );
     return token;
   }
 
   session(token: string): { user_id: string; organization_id: string } | undefined {
-    return statement(
+    return get<{ user_id: string; organization_id: string }>(
       this.db,
       'SELECT user_id, organization_id FROM sessions WHERE token_hash = ? AND expires_ms > ?',
-    ).get(hashSecret(token), this.now()) as
-      { user_id: string; organization_id: string } | undefined;
+      [hashSecret(token), this.now()],
+    );
   }
 
   endSession(token: string): void {
-    statement(this.db, 'DELETE FROM sessions WHERE token_hash = ?').run(hashSecret(token));
+    run(this.db, 'DELETE FROM sessions WHERE token_hash = ?', hashSecret(token));
   }
 }

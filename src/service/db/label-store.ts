@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Label, LabelListQuery, Note, RecordType } from '../../shared/api';
 import { LABEL_LIST_DEFAULT_LIMIT } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { all, get, run } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 export interface NoteInput {
   type: string;
@@ -94,76 +95,88 @@ export class LabelStore {
 
   createPatient(organizationId: string, name: string, species: string): string {
     const id = randomUUID();
-    statement(
-      this.db,
-      'INSERT INTO patients (id, organization_id, name, species) VALUES (?, ?, ?, ?)',
-    ).run(id, organizationId, name, species);
+    run(this.db, 'INSERT INTO patients (id, organization_id, name, species) VALUES (?, ?, ?, ?)', [
+      id,
+      organizationId,
+      name,
+      species,
+    ]);
     return id;
   }
 
   patient(id: string): { id: string; organization_id: string; name: string } | undefined {
-    return statement(this.db, 'SELECT id, organization_id, name FROM patients WHERE id = ?').get(
+    return get<{ id: string; organization_id: string; name: string }>(
+      this.db,
+      'SELECT id, organization_id, name FROM patients WHERE id = ?',
       id,
-    ) as { id: string; organization_id: string; name: string } | undefined;
+    );
   }
 
   /** Inserts a label with its notes and audio; call inside the caller's transaction. */
   create(input: LabelInput): string {
     const id = randomUUID();
-    statement(
+    run(
       this.db,
       `INSERT INTO labels (id, organization_id, type, from_ms, to_ms, patient_id, user_id, friendly_name, device_serial)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      input.organizationId,
-      input.type,
-      input.fromMs,
-      input.toMs,
-      input.patientId ?? null,
-      input.userId ?? null,
-      input.friendlyName,
-      input.deviceSerial,
+      [
+        id,
+        input.organizationId,
+        input.type,
+        input.fromMs,
+        input.toMs,
+        input.patientId ?? null,
+        input.userId ?? null,
+        input.friendlyName,
+        input.deviceSerial,
+      ],
     );
     for (const note of input.notes ?? []) this.addNote(id, note);
     if (input.audio) {
-      statement(
+      run(
         this.db,
         'INSERT INTO label_audio (label_id, content_type, byte_length, source_kind, source) VALUES (?, ?, ?, ?, ?)',
-      ).run(
-        id,
-        input.audio.content_type,
-        input.audio.byte_length,
-        input.audio.source_kind,
-        input.audio.source,
+        [
+          id,
+          input.audio.content_type,
+          input.audio.byte_length,
+          input.audio.source_kind,
+          input.audio.source,
+        ],
       );
     }
     return id;
   }
 
   addNote(labelId: string, note: NoteInput): void {
-    statement(
+    run(
       this.db,
       'INSERT INTO notes (label_id, type, content, created_ms, time_ms) VALUES (?, ?, ?, ?, ?)',
-    ).run(labelId, note.type, note.content, note.createdMs, note.timeMs);
+      [labelId, note.type, note.content, note.createdMs, note.timeMs],
+    );
   }
 
   organizationOf(labelId: string): string | undefined {
-    const row = statement(this.db, 'SELECT organization_id FROM labels WHERE id = ?').get(
+    const row = get<{ organization_id: string }>(
+      this.db,
+      'SELECT organization_id FROM labels WHERE id = ?',
       labelId,
-    ) as { organization_id: string } | undefined;
+    );
     return row?.organization_id;
   }
 
   get(labelId: string): Label | undefined {
-    const row = statement(
+    const row = get<LabelRow>(
       this.db,
       `SELECT ${LABEL_COLUMNS} FROM labels l LEFT JOIN patients p ON p.id = l.patient_id WHERE l.id = ?`,
-    ).get(labelId) as LabelRow | undefined;
-    if (!row) return undefined;
-    const notes = statement(this.db, 'SELECT * FROM notes WHERE label_id = ? ORDER BY id').all(
       labelId,
-    ) as NoteRow[];
+    );
+    if (!row) return undefined;
+    const notes = all<NoteRow>(
+      this.db,
+      'SELECT * FROM notes WHERE label_id = ? ORDER BY id',
+      labelId,
+    );
     return toLabel(row, notes.map(toNote));
   }
 
@@ -199,30 +212,29 @@ export class LabelStore {
     const sort = SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction);
     // from_ms and id break ties so pages never overlap or skip rows.
     const order = `ORDER BY ${sort}, l.from_ms ${direction}, l.id ${direction}`;
-    const total = (statement(this.db, `SELECT count(*) AS n ${from}`).get(params) as { n: number })
-      .n;
-    const rows = statement(
+    const total = get<{ n: number }>(this.db, `SELECT count(*) AS n ${from}`, params)!.n;
+    const rows = all<LabelRow>(
       this.db,
       `SELECT ${LABEL_COLUMNS} ${from} ${order} LIMIT @limit OFFSET @offset`,
-    ).all({
-      ...params,
-      limit: query.limit ?? LABEL_LIST_DEFAULT_LIMIT,
-      offset: query.offset ?? 0,
-    }) as LabelRow[];
+      {
+        ...params,
+        limit: query.limit ?? LABEL_LIST_DEFAULT_LIMIT,
+        offset: query.offset ?? 0,
+      },
+    );
     return { items: rows.map((row) => toLabel(row, null)), total };
   }
 
   assign(labelId: string, patientId: string): void {
-    statement(this.db, 'UPDATE labels SET patient_id = ? WHERE id = ?').run(patientId, labelId);
+    run(this.db, 'UPDATE labels SET patient_id = ? WHERE id = ?', [patientId, labelId]);
   }
 
   delete(labelId: string): void {
-    statement(this.db, 'UPDATE conversations SET label_id = NULL WHERE label_id = ?').run(labelId);
-    statement(this.db, 'DELETE FROM labels WHERE id = ?').run(labelId);
+    run(this.db, 'UPDATE conversations SET label_id = NULL WHERE label_id = ?', labelId);
+    run(this.db, 'DELETE FROM labels WHERE id = ?', labelId);
   }
 
   audio(labelId: string): LabelAudioRow | undefined {
-    return statement(this.db, 'SELECT * FROM label_audio WHERE label_id = ?').get(labelId) as
-      LabelAudioRow | undefined;
+    return get<LabelAudioRow>(this.db, 'SELECT * FROM label_audio WHERE label_id = ?', labelId);
   }
 }

@@ -7,7 +7,8 @@ import type {
   TaskBoard,
   TaskStatus,
 } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { all, get, run } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 /** A board and the organization it belongs to (not part of the contract's board). */
 export type StoredBoard = TaskBoard & { organizationId: string };
@@ -114,70 +115,75 @@ export class TaskStore {
 
   createBoard(input: Omit<StoredBoard, 'id' | 'createdAt'>, createdMs: number): StoredBoard {
     const id = randomUUID();
-    statement(
+    run(
       this.db,
       'INSERT INTO task_boards (id, organization_id, name, statuses, fields, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(
-      id,
-      input.organizationId,
-      input.name,
-      JSON.stringify(input.statuses),
-      JSON.stringify(input.fields),
-      createdMs,
+      [
+        id,
+        input.organizationId,
+        input.name,
+        JSON.stringify(input.statuses),
+        JSON.stringify(input.fields),
+        createdMs,
+      ],
     );
     return { ...input, id, createdAt: iso(createdMs) };
   }
 
   board(id: string): StoredBoard | undefined {
-    const row = statement(this.db, 'SELECT * FROM task_boards WHERE id = ?').get(id) as
-      BoardRow | undefined;
+    const row = get<BoardRow>(this.db, 'SELECT * FROM task_boards WHERE id = ?', id);
     return row && toBoard(row);
   }
 
   boards(organizationId: string): StoredBoard[] {
-    const rows = statement(
+    const rows = all<BoardRow>(
       this.db,
       'SELECT * FROM task_boards WHERE organization_id = ? ORDER BY created_ms, rowid',
-    ).all(organizationId) as BoardRow[];
+      organizationId,
+    );
     return rows.map(toBoard);
   }
 
   updateBoard(board: StoredBoard): void {
-    statement(
-      this.db,
-      'UPDATE task_boards SET name = ?, statuses = ?, fields = ? WHERE id = ?',
-    ).run(board.name, JSON.stringify(board.statuses), JSON.stringify(board.fields), board.id);
+    run(this.db, 'UPDATE task_boards SET name = ?, statuses = ?, fields = ? WHERE id = ?', [
+      board.name,
+      JSON.stringify(board.statuses),
+      JSON.stringify(board.fields),
+      board.id,
+    ]);
   }
 
   insertTask(task: Task): void {
-    statement(
+    run(
       this.db,
       `INSERT INTO tasks (${TASK_COLUMNS.join(', ')}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(', ')})`,
-    ).run(toRow(task));
+      toRow(task),
+    );
   }
 
   saveTask(task: Task): void {
     const columns = TASK_COLUMNS.filter(
       (c) => c !== 'id' && c !== 'board_id' && c !== 'created_ms',
     );
-    statement(
+    run(
       this.db,
       `UPDATE tasks SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
-    ).run(toRow(task));
+      toRow(task),
+    );
   }
 
   task(id: string): Task | undefined {
-    const row = statement(this.db, 'SELECT * FROM tasks WHERE id = ?').get(id) as
-      TaskRow | undefined;
+    const row = get<TaskRow>(this.db, 'SELECT * FROM tasks WHERE id = ?', id);
     return row && toTask(row);
   }
 
   /** Every task of the board, oldest first. */
   tasksOfBoard(boardId: string): Task[] {
-    const rows = statement(
+    const rows = all<TaskRow>(
       this.db,
       'SELECT * FROM tasks WHERE board_id = ? ORDER BY created_ms, rowid',
-    ).all(boardId) as TaskRow[];
+      boardId,
+    );
     return rows.map(toTask);
   }
 
@@ -197,25 +203,26 @@ export class TaskStore {
       params.groupKey = query.groupKey;
     }
     const from = `FROM tasks WHERE ${where.join(' AND ')}`;
-    const total = (statement(this.db, `SELECT count(*) AS n ${from}`).get(params) as { n: number })
-      .n;
-    const rows = statement(
+    const total = get<{ n: number }>(this.db, `SELECT count(*) AS n ${from}`, params)!.n;
+    const rows = all<TaskRow>(
       this.db,
       `SELECT * ${from} ORDER BY created_ms, rowid LIMIT @limit OFFSET @offset`,
-    ).all({ ...params, limit: query.limit, offset: query.offset }) as TaskRow[];
+      { ...params, limit: query.limit, offset: query.offset },
+    );
     return { items: rows.map(toTask), total };
   }
 
   insertComment(comment: Comment): void {
-    statement(
+    run(
       this.db,
       'INSERT INTO task_comments (id, task_id, author_email, body, created_ms) VALUES (?, ?, ?, ?, ?)',
-    ).run(
-      comment.id,
-      comment.taskId,
-      comment.authorEmail,
-      comment.body,
-      Date.parse(comment.createdAt),
+      [
+        comment.id,
+        comment.taskId,
+        comment.authorEmail,
+        comment.body,
+        Date.parse(comment.createdAt),
+      ],
     );
   }
 }

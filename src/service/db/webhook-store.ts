@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERIES_RETURNED, type Delivery, type Webhook } from '../../shared/api';
-import { statement, type ServiceDatabase } from './database';
+import { all, get, run } from '../../node/sql';
+import type { ServiceDatabase } from './database';
 
 export interface WebhookRow {
   id: string;
@@ -85,146 +86,157 @@ export class WebhookStore {
       created_ms: input.createdMs,
       after_seq: input.afterSeq,
     };
-    statement(
+    run(
       this.db,
       `INSERT INTO webhooks (id, organization_id, url, description, event_types, secret, is_active, consecutive_failures, created_ms, after_seq)
          VALUES (@id, @organization_id, @url, @description, @event_types, @secret, @is_active, @consecutive_failures, @created_ms, @after_seq)`,
-    ).run(row);
+      row,
+    );
     return row;
   }
 
   webhook(id: string): WebhookRow | undefined {
-    return statement(this.db, 'SELECT * FROM webhooks WHERE id = ?').get(id) as
-      WebhookRow | undefined;
+    return get<WebhookRow>(this.db, 'SELECT * FROM webhooks WHERE id = ?', id);
   }
 
   webhooks(organizationId: string): WebhookRow[] {
-    return statement(
+    return all<WebhookRow>(
       this.db,
       'SELECT * FROM webhooks WHERE organization_id = ? ORDER BY created_ms, rowid',
-    ).all(organizationId) as WebhookRow[];
+      organizationId,
+    );
   }
 
   delete(id: string): void {
-    statement(this.db, 'DELETE FROM webhooks WHERE id = ?').run(id);
+    run(this.db, 'DELETE FROM webhooks WHERE id = ?', id);
   }
 
   /** Re-activates a webhook: its failure count restarts and it receives events from now on. */
   enable(id: string, afterSeq: number): void {
-    statement(
+    run(
       this.db,
       'UPDATE webhooks SET is_active = 1, consecutive_failures = 0, after_seq = ? WHERE id = ? AND is_active = 0',
-    ).run(afterSeq, id);
+      [afterSeq, id],
+    );
   }
 
   /** Deactivates a webhook and drops the deliveries it still had queued. */
   disable(id: string): void {
-    statement(this.db, 'UPDATE webhooks SET is_active = 0 WHERE id = ?').run(id);
-    statement(this.db, 'DELETE FROM webhook_queue WHERE webhook_id = ?').run(id);
+    run(this.db, 'UPDATE webhooks SET is_active = 0 WHERE id = ?', id);
+    run(this.db, 'DELETE FROM webhook_queue WHERE webhook_id = ?', id);
   }
 
   /** Active webhooks of the organization created before the event numbered `seq`. */
   subscribers(organizationId: string, seq: number): WebhookRow[] {
-    return statement(
+    return all<WebhookRow>(
       this.db,
       'SELECT * FROM webhooks WHERE organization_id = ? AND is_active = 1 AND after_seq < ?',
-    ).all(organizationId, seq) as WebhookRow[];
+      [organizationId, seq],
+    );
   }
 
   enqueue(delivery: Omit<QueuedDelivery, 'url' | 'secret' | 'attempts'>): void {
-    statement(
+    run(
       this.db,
       `INSERT OR IGNORE INTO webhook_queue (webhook_id, event_id, event_type, body, attempts, next_attempt_ms)
          VALUES (@webhook_id, @event_id, @event_type, @body, 0, @next_attempt_ms)`,
-    ).run(delivery);
+      delivery,
+    );
   }
 
   queued(webhookId: string, eventId: string): QueuedDelivery | undefined {
-    return statement(
+    return get<QueuedDelivery>(
       this.db,
       `SELECT q.*, w.url, w.secret FROM webhook_queue q JOIN webhooks w ON w.id = q.webhook_id
          WHERE q.webhook_id = ? AND q.event_id = ?`,
-    ).get(webhookId, eventId) as QueuedDelivery | undefined;
+      [webhookId, eventId],
+    );
   }
 
   /** Deliveries of active webhooks due at or before `ms`, earliest first. */
   due(ms: number, limit: number): QueuedDelivery[] {
-    return statement(
+    return all<QueuedDelivery>(
       this.db,
       `SELECT q.*, w.url, w.secret FROM webhook_queue q JOIN webhooks w ON w.id = q.webhook_id
          WHERE q.next_attempt_ms <= ? AND w.is_active = 1 ORDER BY q.next_attempt_ms LIMIT ?`,
-    ).all(ms, limit) as QueuedDelivery[];
+      [ms, limit],
+    );
   }
 
   nextDueMs(): number | undefined {
-    const row = statement(
+    const row = get<{ due: number | null }>(
       this.db,
       `SELECT min(q.next_attempt_ms) AS due FROM webhook_queue q JOIN webhooks w ON w.id = q.webhook_id
          WHERE w.is_active = 1`,
-    ).get() as { due: number | null };
-    return row.due ?? undefined;
+    );
+    return row!.due ?? undefined;
   }
 
   /** Sets when the delivery is next attempted, and how many attempts it has had. */
   reschedule(delivery: QueuedDelivery, attempts: number, nextAttemptMs: number): void {
-    statement(
+    run(
       this.db,
       'UPDATE webhook_queue SET attempts = ?, next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?',
-    ).run(attempts, nextAttemptMs, delivery.webhook_id, delivery.event_id);
+      [attempts, nextAttemptMs, delivery.webhook_id, delivery.event_id],
+    );
   }
 
   dequeue(delivery: QueuedDelivery): void {
-    statement(this.db, 'DELETE FROM webhook_queue WHERE webhook_id = ? AND event_id = ?').run(
+    run(this.db, 'DELETE FROM webhook_queue WHERE webhook_id = ? AND event_id = ?', [
       delivery.webhook_id,
       delivery.event_id,
-    );
+    ]);
   }
 
   /** Logs one attempt and keeps only the newest ones of the webhook. */
   recordAttempt(record: DeliveryRecord): void {
-    statement(
+    run(
       this.db,
       `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt_number, http_status_code,
            response_time_ms, error_message, success, created_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      randomUUID(),
-      record.webhookId,
-      record.eventId,
-      record.eventType,
-      record.attemptNumber,
-      record.httpStatusCode,
-      record.responseTimeMs,
-      record.errorMessage,
-      Number(record.success),
-      record.createdMs,
+      [
+        randomUUID(),
+        record.webhookId,
+        record.eventId,
+        record.eventType,
+        record.attemptNumber,
+        record.httpStatusCode,
+        record.responseTimeMs,
+        record.errorMessage,
+        Number(record.success),
+        record.createdMs,
+      ],
     );
-    statement(
+    run(
       this.db,
       `DELETE FROM webhook_deliveries WHERE webhook_id = @id AND seq <=
            (SELECT seq FROM webhook_deliveries WHERE webhook_id = @id ORDER BY seq DESC LIMIT 1 OFFSET @keep)`,
-    ).run({ id: record.webhookId, keep: DELIVERIES_RETURNED });
+      { id: record.webhookId, keep: DELIVERIES_RETURNED },
+    );
   }
 
   /** Counts a failed attempt; returns the webhook's consecutive failures. */
   countFailure(id: string): number {
-    const row = statement(
+    const row = get<{ consecutive_failures: number }>(
       this.db,
       'UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? RETURNING consecutive_failures',
-    ).get(id) as { consecutive_failures: number };
-    return row.consecutive_failures;
+      id,
+    );
+    return row!.consecutive_failures;
   }
 
   resetFailures(id: string): void {
-    statement(this.db, 'UPDATE webhooks SET consecutive_failures = 0 WHERE id = ?').run(id);
+    run(this.db, 'UPDATE webhooks SET consecutive_failures = 0 WHERE id = ?', id);
   }
 
   /** The newest attempts first. */
   deliveries(webhookId: string): Delivery[] {
-    const rows = statement(
+    const rows = all<DeliveryRow>(
       this.db,
       'SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?',
-    ).all(webhookId, DELIVERIES_RETURNED) as DeliveryRow[];
+      [webhookId, DELIVERIES_RETURNED],
+    );
     return rows.map((row) => ({
       id: row.id,
       eventId: row.event_id,

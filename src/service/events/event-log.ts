@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_ID_PREFIX, type EventData, type ServiceEvent } from '../../shared/api';
-import { statement, type ServiceDatabase } from '../db/database';
+import { all, get, run } from '../../node/sql';
+import type { ServiceDatabase } from '../db/database';
 
 export type LoggedEventType = keyof EventData;
 
@@ -20,21 +21,20 @@ export const newEventId = (prefix = EVENT_ID_PREFIX) => prefix + randomBytes(12)
  * the change, so an event exists exactly when its change does; webhook delivery reads from here.
  */
 export class EventLog {
-  private readonly insert;
   private readonly listeners: (() => void)[] = [];
 
   constructor(
     private readonly db: ServiceDatabase,
     private readonly now: () => number,
-  ) {
-    this.insert = db.prepare(
-      'INSERT INTO events (id, organization_id, type, timestamp_ms, data) VALUES (?, ?, ?, ?, ?)',
-    );
-  }
+  ) {}
 
   append<T extends LoggedEventType>(organizationId: string, type: T, data: EventData[T]): string {
     const id = newEventId();
-    this.insert.run(id, organizationId, type, this.now(), JSON.stringify(data));
+    run(
+      this.db,
+      'INSERT INTO events (id, organization_id, type, timestamp_ms, data) VALUES (?, ?, ?, ?, ?)',
+      [id, organizationId, type, this.now(), JSON.stringify(data)],
+    );
     for (const listener of this.listeners) listener();
     return id;
   }
@@ -49,18 +49,16 @@ export class EventLog {
 
   /** The sequence number of the newest event (0 for an empty log). */
   lastSeq(): number {
-    const row = statement(this.db, 'SELECT max(seq) AS seq FROM events').get() as {
-      seq: number | null;
-    };
-    return row.seq ?? 0;
+    const row = get<{ seq: number | null }>(this.db, 'SELECT max(seq) AS seq FROM events');
+    return row!.seq ?? 0;
   }
 
   /** Events after `afterSeq`, oldest first. */
   since(afterSeq: number, limit = 1000): (ServiceEvent & { seq: number })[] {
-    const rows = statement(this.db, 'SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(
+    const rows = all<EventRow>(this.db, 'SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [
       afterSeq,
       limit,
-    ) as EventRow[];
+    ]);
     return rows.map((row) => ({
       seq: row.seq,
       id: row.id,

@@ -1,5 +1,3 @@
-import type { FieldDefinition, TaskStatus } from './tasks';
-
 /**
  * The contract's plain values — enumerations, limits and defaults — with no schema code, so the
  * renderer and the pure domain modules can import them without bundling TypeBox. The schema
@@ -84,14 +82,22 @@ export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
 export const FIELD_TYPES = ['text', 'number', 'date', 'select'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** The default template of a new board (seed §4.4). */
-export const DEFAULT_STATUSES: readonly TaskStatus[] = [
+/**
+ * The default template of a new board (seed §4.4), in the shapes of tasks.ts's TaskStatus and
+ * FieldDefinition (written out here: tasks.ts builds its schemas from this module).
+ */
+export const DEFAULT_STATUSES: readonly { id: string; name: string; category: StatusCategory }[] = [
   { id: 'not_addressed', name: 'Not addressed', category: 'open' },
   { id: 'in_progress', name: 'In progress', category: 'open' },
   { id: 'completed', name: 'Completed', category: 'done' },
   { id: 'no_action_needed', name: 'No Action Needed', category: 'done' },
 ];
-export const DEFAULT_FIELDS: readonly FieldDefinition[] = [
+export const DEFAULT_FIELDS: readonly {
+  key: string;
+  name: string;
+  type: FieldType;
+  options?: string[];
+}[] = [
   { key: 'patient', name: 'Patient', type: 'text' },
   { key: 'doctor', name: 'Doctor', type: 'text' },
   { key: 'invoiced_items', name: 'Invoiced items', type: 'text' },

@@ -93,7 +93,11 @@ describe('conversations', () => {
     await local.write.storeConversation(conv('c8', 'ACTIVE'), 3);
     expect(ids(await local.read.conversations({ limit: 2 }))).toEqual(['c8', 'c7']);
     expect(await local.read.conversations({ status: 'ACTIVE' })).toMatchObject({ total: 2 });
-    expect(await local.read.conversations({ deviceId: 'room-9' })).toEqual({ items: [], total: 0 });
+    expect(await local.read.conversations({ deviceId: 'room-9' })).toEqual({
+      items: [],
+      total: 0,
+      fetchedAt: null,
+    });
     expect(await local.read.conversation('room-1', 'c5')).toMatchObject({ status: 'FAILED' });
     expect(await local.read.conversation('room-2', 'c5')).toBeNull();
     // A full walk that lists c8 … c2 only: c1 is gone from the service.

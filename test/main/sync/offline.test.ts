@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheFirst, openCache, type CacheFirstAnswer } from '../../../src/main/cache';
+import { openCache } from '../../../src/main/cache';
+import { readSourced } from '../../../src/main/offline';
+import { connectService } from '../../../src/main/service-client';
 import { createSyncEngine, HISTORY_STREAM, readSyncStatus } from '../../../src/main/sync';
-import type { Label } from '../../../src/shared/api';
 import { startService, type RunningService } from '../../service/harness';
 import { useTempDir } from '../cache/helpers';
 import {
@@ -48,7 +49,7 @@ describe('with the service unreachable', () => {
     await cache.close();
   });
 
-  it('a sync reports offline and loses nothing; cache-first reads end with the cached answer, marked', async () => {
+  it('a sync reports offline and loses nothing; a read falls back to the cached answer, marked', async () => {
     const cache = await openCache({ file: join(dir, 'account.sqlite') });
     const api = apiOf(svc, { baseDelayMs: 10, maxDelayMs: 20 });
     const before = await cache.read.stats();
@@ -66,19 +67,22 @@ describe('with the service unreachable', () => {
     expect(status).toMatchObject({ lastOutcome: 'offline', lastError: { kind: 'offline' } });
     expect(status?.lastCompleteAt).toBeLessThan(status!.lastRunAt);
 
+    // Main's offline policy over a real client and cache: the cached label, said to be cached.
     const id = seeded.ids[5]!;
-    const answers: CacheFirstAnswer<Label | null>[] = [];
-    for await (const answer of cacheFirst({
-      read: () => cache.read.label(id),
-      fetch: () => api.labels.get(id),
-      write: (fresh) => cache.write.storeLabels(fresh ? [fresh] : [], Date.now()),
-    }))
-      answers.push(answer);
-    expect(answers.map((a) => [a.source, a.final, a.error?.kind])).toEqual([
-      ['cache', false, undefined],
-      ['cache', true, 'offline'],
-    ]);
-    expect(answers[1]!.value?.id).toBe(id);
+    const client = connectService(svc.baseUrl, primary.apiKey, { baseDelayMs: 10, maxDelayMs: 20 });
+    const answer = await readSourced(
+      { ask: (call) => call(client), cache: async () => cache, now: Date.now, log: () => {} },
+      {
+        fetch: (service) => service.api.labels.get(id),
+        cached: async (read) => {
+          const label = await read.label(id);
+          return label && { value: label, fetchedAt: await read.labelSeenAt(id) };
+        },
+      },
+    );
+    expect(answer).toMatchObject({ source: 'cache', value: { id } });
+    expect(Date.parse(answer.fetchedAt!)).toBeLessThanOrEqual(status!.lastCompleteAt!);
+    await client.close();
     await api.close();
     await cache.close();
   });

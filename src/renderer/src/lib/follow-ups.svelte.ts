@@ -1,5 +1,12 @@
 import type { Comment, PatchTaskRequest, Task, TaskBoard } from '../../../shared/api';
-import type { BoardView, ChannelInput, IpcError, IpcResult, ReadSource } from '../../../shared/ipc';
+import type {
+  BoardView,
+  ChannelInput,
+  IpcError,
+  IpcResult,
+  ReadSource,
+  Sourced,
+} from '../../../shared/ipc';
 import { earmark } from '../bridge';
 import type { CategoryFilter } from './task-words';
 
@@ -16,7 +23,7 @@ class FollowUpsState {
   boardsSource = $state<ReadSource>('service');
   boardsError = $state<IpcError | null>(null);
   boardId = $state<string | null>(null);
-  view = $state.raw<BoardView | null>(null);
+  view = $state.raw<(BoardView & Omit<Sourced<BoardView>, 'value'>) | null>(null);
   loading = $state(false);
   error = $state<IpcError | null>(null);
   filter = $state<CategoryFilter>('open');
@@ -69,7 +76,7 @@ class FollowUpsState {
       this.boardsError = result.error;
       return;
     }
-    this.boards = result.value.boards;
+    this.boards = result.value.value;
     this.boardsSource = result.value.source;
     if (!this.boards.some((b) => b.id === this.boardId)) {
       this.boardId = this.boards[0]?.id ?? null;
@@ -91,8 +98,9 @@ class FollowUpsState {
       this.error = result.error;
       return;
     }
-    this.view = result.value;
-    this.boards = this.boards.map((b) => (b.id === boardId ? result.value.board : b));
+    const { value: view, ...from } = result.value;
+    this.view = { ...view, ...from };
+    this.boards = this.boards.map((b) => (b.id === boardId ? view.board : b));
   }
 
   selectBoard(boardId: string): void {

@@ -80,9 +80,10 @@ class HubTimelineState {
       this.error = result.error;
       return;
     }
-    this.devices = result.value;
-    if (!this.deviceId || !result.value.some((d) => d.value === this.deviceId)) {
-      this.deviceId = result.value[0]?.value ?? null;
+    const devices = result.value.value;
+    this.devices = devices;
+    if (!this.deviceId || !devices.some((d) => d.value === this.deviceId)) {
+      this.deviceId = devices[0]?.value ?? null;
     }
     await this.loadDay();
   }
@@ -106,8 +107,8 @@ class HubTimelineState {
     if (token !== this.loadToken) return;
     this.loading = false;
     if (result.ok) {
-      this.cache.set(key, result.value.minutes);
-      this.minutes = result.value.minutes;
+      this.cache.set(key, result.value.value.minutes);
+      this.minutes = result.value.value.minutes;
     } else if (!cached) {
       this.error = result.error;
     }
@@ -129,7 +130,8 @@ class HubTimelineState {
             deviceId: range.deviceId,
             conversationId: range.conversationId,
           });
-          if (conversation.ok) this.statuses[range.conversationId] = conversation.value.status;
+          if (conversation.ok)
+            this.statuses[range.conversationId] = conversation.value.value.status;
         }),
     );
   }
@@ -257,8 +259,8 @@ class HubTimelineState {
       this.outcome = { state: 'failed', error: conversation.error };
       return;
     }
-    this.outcome = { state: 'created', conversation: conversation.value, recordId: null };
-    this.statuses[conversationId] = conversation.value.status;
+    this.outcome = { state: 'created', conversation: conversation.value.value, recordId: null };
+    this.statuses[conversationId] = conversation.value.value.status;
     await this.loadCreated();
   }
 
@@ -281,7 +283,7 @@ class HubTimelineState {
         this.outcome = { state: 'failed', error: next.error };
         return;
       }
-      conversation = next.value;
+      conversation = next.value.value;
       this.statuses[conversationId] = conversation.status;
       if (
         this.outcome?.state === 'created' &&
@@ -293,7 +295,7 @@ class HubTimelineState {
     let recordId: string | null = null;
     if (conversation.status === 'UPLOADED') {
       const record = await earmark.invoke('conversations.record', { deviceId, conversationId });
-      recordId = record.ok ? (record.value?.id ?? null) : null;
+      recordId = record.ok ? (record.value.value?.id ?? null) : null;
     }
     if (
       this.outcome?.state === 'created' &&

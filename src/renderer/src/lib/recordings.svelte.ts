@@ -1,6 +1,13 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { Label } from '../../../shared/api';
-import type { ChannelInput, IpcError, IpcResult, LabelPage, ReadSource } from '../../../shared/ipc';
+import type {
+  ChannelInput,
+  IpcError,
+  IpcResult,
+  LabelPage,
+  ReadSource,
+  Sourced,
+} from '../../../shared/ipc';
 import {
   DEFAULT_FILTERS,
   labelFilterOf,
@@ -151,7 +158,7 @@ class RecordingsState {
         : this.ask(query, 'cache', page).then((answer) => {
             // An empty cache says nothing yet (not synced, or offline answers follow): wait
             // for the service rather than flash "no recordings".
-            if (current() && !answered && answer.ok && answer.value.items.length > 0)
+            if (current() && !answered && answer.ok && answer.value.value.items.length > 0)
               this.store(page, answer.value, 'cache');
           });
       // Offline, further pages come from the cache alone: asking the service for each would
@@ -192,7 +199,7 @@ class RecordingsState {
     query: ChannelInput<'labels.list'>,
     source: ReadSource,
     page: number,
-  ): Promise<IpcResult<LabelPage>> {
+  ): Promise<IpcResult<Sourced<LabelPage>>> {
     const start = performance.now();
     const result = await earmark.invoke('labels.list', { ...query, source });
     if (result.ok) {
@@ -204,13 +211,18 @@ class RecordingsState {
     return result;
   }
 
-  private store(page: number, answer: LabelPage, asked: ReadSource): void {
+  private store(
+    page: number,
+    { value: answer, ...from }: Sourced<LabelPage>,
+    asked: ReadSource,
+  ): void {
     // The total follows the service's answers (which are the cache's when it is unreachable); a
     // cache-first answer only sets it until then.
     if (asked === 'service' || this.total === null) this.total = answer.total;
     if (asked === 'service') {
-      this.source = answer.source;
-      this.syncedAt = answer.syncedAt;
+      this.source = from.source;
+      // A cached page's fetchedAt is the cache's last completed sync.
+      this.syncedAt = from.source === 'cache' ? from.fetchedAt : null;
     }
     // The service's answer usually repeats the cache's rows: keep those objects, so the rows on
     // screen are not drawn again (a whole page of rows at once would cost a frame while scrolling).

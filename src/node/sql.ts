@@ -1,11 +1,37 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { preparedStatement } from '../../shared/prepared-statements';
 
-/** A connection to a cache database (better-sqlite3, synchronous: used inside the cache's thread). */
+/**
+ * The house style of SQL in Earmark, for the app's cache and the reference service alike: a
+ * query is SQL text beside the type of its rows, run through `all`, `get` or `run` on a
+ * better-sqlite3 connection. Node only (src/shared stays pure); both src/main and src/service
+ * import it.
+ */
+
+/** A better-sqlite3 connection (synchronous: the cache uses it inside its worker threads). */
 export type Db = BetterSqlite3.Database;
 
-/** The statement for `sql` on `db`, prepared once per connection and kept. */
-const statement = (db: Db, sql: string): BetterSqlite3.Statement => preparedStatement(db, sql);
+/** Each connection's statements by their SQL text. */
+const preparedByConnection = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
+
+/**
+ * The connection's prepared statement for `sql`: prepared on its first use, then reused (a
+ * statement runs any number of times, and preparing costs more than running a small query;
+ * preparing on every request had taken a third of the service's CPU). SQL built from a query's
+ * filters must come in a bounded number of variants: each is kept while the connection lives.
+ */
+export function statement(db: Db, sql: string): BetterSqlite3.Statement {
+  let prepared = preparedByConnection.get(db);
+  if (!prepared) {
+    prepared = new Map();
+    preparedByConnection.set(db, prepared);
+  }
+  let found = prepared.get(sql);
+  if (found === undefined) {
+    found = db.prepare(sql);
+    prepared.set(sql, found);
+  }
+  return found;
+}
 
 /** The rows of a query, typed by the caller (the SQL and the row type sit side by side). */
 export const all = <Row>(db: Db, sql: string, params: unknown = {}): Row[] =>

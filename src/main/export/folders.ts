@@ -3,8 +3,8 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { ExportFolder } from '../../shared/ipc';
 import { AppError, invalidInput } from '../errors';
-import { AudioError, type AudioErrorKind } from './errors';
-import { assertWritableFolder } from './files';
+import { AudioError, type AudioErrorKind } from '../audio/errors';
+import { assertWritableFolder } from '../audio/files';
 
 /** The folder errors that stop an export, in words that name the folder. */
 const FOLDER_MESSAGES: Partial<Record<AudioErrorKind, (folder: string) => string>> = {

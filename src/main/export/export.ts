@@ -11,16 +11,11 @@ import {
   downloadLabelAudio,
   type AudioSource,
   type DownloadResult,
-} from './download';
-import { AudioError, isAudioError, type AudioErrorKind } from './errors';
-import {
-  assertWritableFolder,
-  chooseName,
-  removeQuietly,
-  writeNewFile,
-  type OnExists,
-} from './files';
-import { labelFileStem, safeFileName, withExtension } from './names';
+} from '../audio/download';
+import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
+import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from '../audio/files';
+import { removeQuietly } from '../fs/atomic-write';
+import { labelFileStem, safeFileName, withExtension } from '../audio/names';
 
 /**
  * Exports labels' audio into a folder the user picked: bounded concurrency, per-file and overall

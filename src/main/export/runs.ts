@@ -6,14 +6,14 @@ import type {
   UnfinishedExport,
 } from '../../shared/ipc';
 import { AppError } from '../errors';
-import { discardPartial, type AudioSource } from './download';
+import { discardPartial, type AudioSource } from '../audio/download';
 import { exportLabels, type ExportOptions, type ExportProgress, type ManifestRow } from './export';
-import { folderProblem } from './export-folders';
-import { removeQuietly, removeStaleTemporaries } from './files';
+import { folderProblem } from './folders';
+import { removeQuietly, removeStaleTemporaries } from '../fs/atomic-write';
 
 /** When this process started: temporary files older than that are a crash's leftovers. */
 const STARTED_AT = performance.timeOrigin;
-import type { ExportJournal, JournalRecord, JournalWriter } from './export-journal';
+import type { ExportJournal, JournalRecord, JournalWriter } from './journal';
 
 /** An export's progress events come at most this often, besides one for every file's change of state. */
 const PROGRESS_INTERVAL_MS = 100;

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { UnfinishedExport } from '../../shared/ipc';
 import { AppError } from '../errors';
 import type { ExportOptions, ManifestRow } from './export';
-import { removeQuietly, writeFileAtomic } from './files';
+import { fileErrorOf } from '../audio/errors';
+import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
 
 /** What an export is, written once when it starts. */
 export interface JournalHeader {
@@ -50,9 +51,11 @@ export class ExportJournal {
   async begin(header: Omit<JournalHeader, 'version'>): Promise<JournalWriter> {
     await mkdir(this.folder, { recursive: true });
     await writeFile(this.rowsPath(header.journalId), '', { flag: 'w' });
-    await writeFileAtomic(
-      this.headerPath(header.journalId),
-      JSON.stringify({ version: 1, ...header }),
+    const path = this.headerPath(header.journalId);
+    await writeFileAtomic(path, JSON.stringify({ version: 1, ...header })).catch(
+      (error: unknown) => {
+        throw fileErrorOf(error, path);
+      },
     );
     return new JournalWriter(this.rowsPath(header.journalId));
   }

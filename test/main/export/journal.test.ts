@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ManifestRow } from '../../../src/main/audio/export';
-import { ExportJournal } from '../../../src/main/audio/export-journal';
-import { tempFolder } from './fixtures';
+import type { ManifestRow } from '../../../src/main/export/export';
+import { ExportJournal } from '../../../src/main/export/journal';
+import { tempFolder } from '../audio/fixtures';
 
 const row = (labelId: string, status: ManifestRow['status']): ManifestRow => ({
   labelId,

@@ -9,9 +9,9 @@ import {
   manifestCsv,
   type ExportProgress,
   type ManifestRow,
-} from '../../../src/main/audio/export';
+} from '../../../src/main/export/export';
 import { useProxiedService } from '../api/helpers';
-import * as fx from './fixtures';
+import * as fx from '../audio/fixtures';
 
 const env = useProxiedService();
 let wavId: string;

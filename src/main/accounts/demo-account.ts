@@ -1,0 +1,21 @@
+import type { AccountSummary } from '../../shared/ipc';
+import type { DemoClinic } from '../demo-clinic';
+import { AppError } from '../errors';
+import type { AccountService } from './accounts';
+
+/**
+ * Starts the embedded demo clinic and adds (and activates) its account. The demo's key is a
+ * local sandbox key: without a keychain, memory will do.
+ */
+export async function openDemoAccount(
+  accounts: AccountService,
+  demo: DemoClinic,
+): Promise<AccountSummary> {
+  const { baseUrl, apiKey } = await demo.start();
+  try {
+    return await accounts.add({ baseUrl, apiKey, demo: true });
+  } catch (error) {
+    if (!(error instanceof AppError && error.kind === 'keychain_unavailable')) throw error;
+    return accounts.add({ baseUrl, apiKey, demo: true, sessionOnly: true });
+  }
+}

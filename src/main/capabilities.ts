@@ -1,0 +1,13 @@
+/**
+ * What the shell hosting the core can do, as capabilities (never the shell's name): each is
+ * present where the shell has it. Electron gives all three; the browser shell opens links and
+ * folders where xdg-open is on PATH and has no folder dialog.
+ */
+export interface ShellCapabilities {
+  /** Opens a parsed http(s) URL in the system browser. */
+  openExternal?: (url: string) => Promise<void> | void;
+  /** The system's folder dialog, starting in `defaultPath`; null when cancelled. */
+  chooseFolder?: (defaultPath: string) => Promise<string | null>;
+  /** Shows a folder in the system's file manager. */
+  openFolder?: (path: string) => Promise<void>;
+}
