@@ -6,7 +6,7 @@ import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './acc
 import { ActiveService } from './active-service';
 import { Administration } from './admin/administration';
 import { AudioCache } from './audio/audio-cache';
-import type { MediaFile } from './audio/media';
+import type { MediaRequest, MediaResponse } from './audio/media';
 import { AudioPreparation } from './audio/prepare';
 import { cacheFileOf, openCache, type Cache } from './cache';
 import type { ShellCapabilities } from './capabilities';
@@ -57,8 +57,11 @@ export interface CoreOptions extends ShellCapabilities {
 
 export interface Core {
   rpc: RpcRouter;
-  /** The active account's cached audio of a label, for the shells' media routes; undefined if not cached. */
-  media(labelId: string): Promise<MediaFile | undefined>;
+  /**
+   * The shells' media route: a label's audio of the active account with Range, from the cache or
+   * streaming into it (a 404 for what is not a label id, or with no account).
+   */
+  media(request: MediaRequest, labelId: string): Promise<MediaResponse>;
   on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
   close(): Promise<void>;
 }
@@ -127,6 +130,13 @@ export function createCore(options: CoreOptions): Core {
     }
     return opened;
   };
+
+  const audio = new AudioPreparation({
+    audioCache,
+    service: { call: (run) => service.call(run) },
+    accountId: activeAccountId,
+    progress: (progress) => emit('audio.progress', progress),
+  });
 
   const service = new ActiveService({
     accounts,
@@ -231,11 +241,7 @@ export function createCore(options: CoreOptions): Core {
       comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
       accountId: activeAccountId,
     }),
-    audio: new AudioPreparation({
-      audioCache,
-      service,
-      progress: (progress) => emit('audio.progress', progress),
-    }),
+    audio,
     administration: new Administration({ accounts, service }),
   };
   const rpc = createRpcRouter(
@@ -257,10 +263,9 @@ export function createCore(options: CoreOptions): Core {
 
   return {
     rpc,
-    async media(labelId) {
-      if (!UUID_PATTERN.test(labelId)) return undefined;
-      const audio = (await audioCache()).peek(labelId);
-      return audio && { path: audio.path, contentType: audio.contentType };
+    async media(request, labelId) {
+      if (!UUID_PATTERN.test(labelId)) return { status: 404, headers: {}, body: null };
+      return audio.media(request, labelId);
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();

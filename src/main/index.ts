@@ -51,7 +51,7 @@ app.whenReady().then(async () => {
   });
 
   denyPermissions(session.defaultSession);
-  registerAppProtocol(protocol, rendererDir, (labelId) => core.media(labelId));
+  registerAppProtocol(protocol, rendererDir, (request, labelId) => core.media(request, labelId));
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, app.name)));
   const unregister = registerIpc(ipcMain, core, () => BrowserWindow.getAllWindows());
 

@@ -79,19 +79,31 @@ afterAll(async () => {
 describe('audio in the app', () => {
   let prepared: PreparedAudio;
 
-  it('downloads a label’s audio with progress and hands the renderer a media address and peaks', async () => {
-    const result = await core.rpc.invoke('audio.prepare', { labelId });
-    if (!result.ok) throw new Error(result.error.message);
-    prepared = result.value as PreparedAudio;
+  it('hands the renderer a media address and the waveform, then fills the file with progress', async () => {
+    const prepare = async () => {
+      const result = await core.rpc.invoke('audio.prepare', { labelId });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as PreparedAudio;
+    };
+    prepared = await prepare();
     expect(prepared).toMatchObject({
       labelId,
       mediaUrl: `media/${labelId}`,
       contentType: 'audio/wav',
       bytes: serviceBytes.length,
     });
+    // The duration comes from the WAV header, whatever is on disk yet.
     expect(prepared.waveform?.duration).toBeCloseTo(30, 1);
-    expect(prepared.waveform?.peaks[0].some((value) => value > 0)).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ bytesDone: serviceBytes.length });
+    await vi.waitFor(async () => expect((await prepare()).complete).toBe(true), {
+      timeout: 10_000,
+    });
+    const whole = await prepare();
+    expect(whole.buffered).toEqual([[0, serviceBytes.length]]);
+    expect(whole.waveform?.peaks[0].some((value) => value > 0)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({
+      bytesDone: serviceBytes.length,
+      buffered: [[0, serviceBytes.length]],
+    });
   });
 
   it('serves it in the browser shell with Range, to the shell’s cookie only', async () => {
@@ -116,7 +128,9 @@ describe('audio in the app', () => {
   });
 
   it('serves it through the Electron protocol with Range', async () => {
-    const handle = createAppProtocolHandler(join(folder, 'renderer'), (id) => core.media(id));
+    const handle = createAppProtocolHandler(join(folder, 'renderer'), (request, id) =>
+      core.media(request, id),
+    );
     const response = await handle(
       new Request(`${APP_ORIGIN}/${prepared.mediaUrl}`, { headers: { range: 'bytes=-100' } }),
     );

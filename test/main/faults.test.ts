@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MINUTE_MS, type Label } from '../../src/shared/api';
 import type { IpcEvents, Sourced, SyncStatus } from '../../src/shared/ipc';
@@ -434,16 +435,25 @@ describe('audio under faults', () => {
     proxy.inject({ kind: 'drop-mid-body' }, 1, { path: audioPath });
     const prepared = await call('audio.prepare', { labelId: audioLabelId });
     expect(prepared.bytes).toBe(whole.length);
+    // It plays from its first bytes and goes on filling: until the file is whole.
+    await vi.waitFor(
+      async () =>
+        expect((await call('audio.prepare', { labelId: audioLabelId })).complete).toBe(true),
+      { timeout: 15_000, interval: 100 },
+    );
 
     const [first, resumed, ...more] = proxy.seen({ path: audioPath });
     expect(more).toEqual([]);
-    expect(first!.headers.range).toBeUndefined();
-    const from = Number(/^bytes=(\d+)-$/.exec(String(resumed!.headers.range))?.[1]);
+    expect(first!.headers.range).toBe('bytes=0-');
+    const asked = /^bytes=(\d+)-(\d+)$/.exec(String(resumed!.headers.range));
+    const from = Number(asked?.[1]);
     expect(from).toBeGreaterThan(0);
     expect(from).toBeLessThanOrEqual(whole.length / 2);
+    expect(Number(asked?.[2])).toBe(whole.length - 1);
     expect(resumed!.headers['if-range']).toBe(etag);
-    const media = await core.media(audioLabelId);
-    expect(readFileSync(media!.path).equals(whole)).toBe(true);
+    const media = await core.media({ headers: {} }, audioLabelId);
+    expect(media.status).toBe(200);
+    expect((await buffer(media.body!)).equals(whole)).toBe(true);
   });
 });
 

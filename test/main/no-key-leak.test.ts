@@ -305,6 +305,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'labels.list': {},
       'labels.patients': { search: '' },
       'audio.prepare': { labelId: first!.id },
+      'audio.waveform': { labelId: first!.id },
       'sync.status': {},
       search: { query: 'vaccination' },
       'followUps.boards': {},

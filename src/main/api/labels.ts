@@ -80,6 +80,8 @@ export interface LabelAudio {
   contentLength: number | null;
   contentRange: string | null;
   etag: string | null;
+  /** The file's Last-Modified date, a validator where the service sends no ETag. */
+  lastModified: string | null;
   /** From Content-Disposition (its RFC 8187 filename* when present). */
   filename: string | null;
   body: Readable;
@@ -160,6 +162,7 @@ export const labelEndpoints = (http: HttpClient) => {
         contentLength: countOf(header('content-length') ?? undefined),
         contentRange: header('content-range'),
         etag: header('etag'),
+        lastModified: header('last-modified'),
         filename: filenameOf(header('content-disposition') ?? undefined),
         body: response.body,
       };

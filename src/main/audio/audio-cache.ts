@@ -1,25 +1,26 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import {
-  downloadLabelAudio,
-  peaksPathOf,
-  type AudioSource,
-  type DownloadProgress,
-} from './download';
-import { AudioError } from './errors';
 import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
-import { fileErrorOf } from './errors';
+import { AudioStream, type StreamProgress } from './audio-stream';
+import { peaksPathOf, type AudioSource } from './download';
+import { AudioError, fileErrorOf } from './errors';
 import { exists } from './files';
-import { contentTypeForExtension, idForFileName } from './names';
+import { FillScheduler } from './fill-scheduler';
+import { contentTypeForExtension, extensionFor, idForFileName } from './names';
+import { discardPartialFile, PartialFile, streamPathOf } from './partial-file';
+import { encodePeaks, type Peaks } from './peaks';
 
 /**
- * Downloaded label audio kept for playing, under a size budget, least recently used out first.
+ * Label audio kept for playing, under a size budget, least recently used out first; partly
+ * cached recordings are part of it (audio-stream.ts fills them while they play).
  *
- * Layout: `<folder>/index.json` and `<folder>/files/<labelId>.<ext>` (+ `.peaks` beside). Files
- * arrive by downloadLabelAudio (temporary file, flush, rename), so each appears whole or not at
- * all; the index is a convenience written after them and reconciled with the folder at open, so
- * a crash between the two loses nothing (an unlisted whole file is adopted, a listed missing one
- * dropped). One cache per account: the caller gives each account its own folder.
+ * Layout: `<folder>/index.json`, `<folder>/files/<labelId>.<ext>` (+ `.peaks` beside) for whole
+ * files, and `<folder>/files/.<labelId>.stream` (+ `.json`) for a partly cached one. A whole
+ * file gets its final name only once every byte is on disk and flushed, so each name holds a
+ * whole file; the index is a convenience written after them and reconciled with the folder at
+ * open, so a crash between the two loses nothing (an unlisted whole file is adopted, a listed
+ * missing one dropped, a partial file kept to be resumed). One cache per account: the caller
+ * gives each account its own folder.
  */
 
 export const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
@@ -55,6 +56,8 @@ export interface AudioCacheOptions {
   budgetBytes?: number;
   /** An ffmpeg binary for the peaks of MP4 audio (peaks.ts findFfmpeg); none by default. */
   ffmpeg?: string | null;
+  /** A streaming file is flushed after this many bytes (default 8 MiB; tests make it small). */
+  checkpointBytes?: number;
   /** Partial downloads left older than this are removed at open. Default one day. */
   partialMaxAgeMs?: number;
   now?: () => number;
@@ -62,21 +65,23 @@ export interface AudioCacheOptions {
 
 export interface EnsureOptions {
   signal?: AbortSignal;
-  onProgress?: (progress: DownloadProgress) => void;
+  onProgress?: (progress: StreamProgress) => void;
 }
 
-interface InFlight {
-  promise: Promise<CachedAudio>;
-  controller: AbortController;
-  waiters: number;
-  listeners: Set<(progress: DownloadProgress) => void>;
-}
+/** A label's audio: the whole file, or the stream filling it. */
+export type CachedOrStreaming =
+  { kind: 'whole'; audio: CachedAudio } | { kind: 'streaming'; stream: AudioStream };
 
 const isAudioName = (name: string) => !name.startsWith('.') && !name.endsWith('.peaks');
+const STREAM_SUFFIX = '.stream';
 
 export class AudioCache {
   private readonly entries = new Map<string, IndexEntry>();
-  private readonly inFlight = new Map<string, InFlight>();
+  /** Partly cached recordings on disk that no stream has open: label → disk bytes, last used. */
+  private readonly partials = new Map<string, { bytes: number; lastUsedAt: number }>();
+  private readonly streams = new Map<string, AudioStream>();
+  private readonly opening = new Map<string, Promise<AudioStream>>();
+  private readonly scheduler = new FillScheduler<AudioStream>();
   private readonly filesDir: string;
   private readonly indexPath: string;
   private readonly now: () => number;
@@ -105,10 +110,17 @@ export class AudioCache {
     return this.budget;
   }
 
-  usage(): { bytes: number; files: number; budgetBytes: number } {
+  /** Disk used: whole files with their peaks, and the bytes of partly cached ones. */
+  usage(): { bytes: number; files: number; partial: number; budgetBytes: number } {
     let bytes = 0;
     for (const entry of this.entries.values()) bytes += entry.diskBytes;
-    return { bytes, files: this.entries.size, budgetBytes: this.budget };
+    for (const partial of this.partials.values()) bytes += partial.bytes;
+    for (const stream of this.streams.values()) {
+      if (!this.entries.has(stream.labelId)) bytes += stream.progress().bytesDone;
+    }
+    const partial =
+      this.partials.size + [...this.streams.keys()].filter((id) => !this.entries.has(id)).length;
+    return { bytes, files: this.entries.size, partial, budgetBytes: this.budget };
   }
 
   /** The cached audio of a label, marked as just used; undefined when it is not cached. */
@@ -127,109 +139,124 @@ export class AudioCache {
   }
 
   /**
-   * The label's audio from the cache, or downloaded into it (with peaks) first. Callers asking
-   * for the same label at once share one download; it stops only when every one of them aborts.
+   * The label's audio: the whole cached file, or the stream that fills it (opened from the
+   * partial file a crash, a restart or an earlier visit left, or new). Every caller of a label
+   * shares one stream.
+   */
+  async open(source: () => Promise<AudioSource>, labelId: string): Promise<CachedOrStreaming> {
+    const hit = this.get(labelId);
+    if (hit) {
+      if (await exists(hit.path)) return { kind: 'whole', audio: hit };
+      // Deleted behind the cache's back: forget it and fetch it again.
+      await this.remove(labelId);
+    }
+    const open = this.streams.get(labelId);
+    if (open) return { kind: 'streaming', stream: open };
+    let opening = this.opening.get(labelId);
+    if (!opening) {
+      opening = this.openStream(source, labelId).finally(() => this.opening.delete(labelId));
+      this.opening.set(labelId, opening);
+    }
+    return { kind: 'streaming', stream: await opening };
+  }
+
+  /**
+   * The label's whole file, from the cache or filled into it first (with peaks). The stream goes
+   * on when a caller stops waiting (`signal`): the recording was wanted, and fills in the
+   * background, one recording at a time, until it is whole.
    */
   async ensure(
     source: AudioSource,
     labelId: string,
-    options: EnsureOptions = {},
+    { signal, onProgress }: EnsureOptions = {},
   ): Promise<CachedAudio> {
-    const hit = this.get(labelId);
-    if (hit) {
-      if (await exists(hit.path)) return hit;
-      // Deleted behind the cache's back: forget it and fetch it again.
-      await this.remove(labelId);
+    if (signal?.aborted) throw new AudioError('cancelled', { cause: signal.reason });
+    const found = await this.open(() => Promise.resolve(source), labelId);
+    if (found.kind === 'whole') return found.audio;
+    const stop = onProgress ? found.stream.onProgress(onProgress) : undefined;
+    try {
+      await found.stream.untilWhole(signal);
+    } finally {
+      stop?.();
     }
-    let flight = this.inFlight.get(labelId);
-    if (flight?.controller.signal.aborted) {
-      // Every caller of that one cancelled and it is winding down: let it settle (its partial
-      // file stays), then start afresh, resuming it.
-      await flight.promise.catch(() => undefined);
-      return this.ensure(source, labelId, options);
-    }
-    if (!flight) {
-      const controller = new AbortController();
-      const listeners = new Set<(progress: DownloadProgress) => void>();
-      const started: InFlight = {
-        controller,
-        listeners,
-        waiters: 0,
-        promise: this.download(source, labelId, controller.signal, (progress) => {
-          for (const listener of listeners) listener(progress);
-        }).finally(() => this.inFlight.delete(labelId)),
-      };
-      started.promise.catch(() => undefined);
-      this.inFlight.set(labelId, started);
-      flight = started;
-    }
-    return this.wait(flight, options);
+    const audio = this.get(labelId);
+    if (!audio) throw new AudioError('io_error', { detail: 'the whole file left the cache' });
+    return audio;
   }
 
-  private wait(flight: InFlight, { signal, onProgress }: EnsureOptions): Promise<CachedAudio> {
-    if (signal?.aborted)
-      return Promise.reject(new AudioError('cancelled', { cause: signal.reason }));
-    flight.waiters++;
-    if (onProgress) flight.listeners.add(onProgress);
-    return new Promise<CachedAudio>((resolve, reject) => {
-      const leave = () => {
-        signal?.removeEventListener('abort', onAbort);
-        if (onProgress) flight.listeners.delete(onProgress);
-        flight.waiters--;
-      };
-      const onAbort = () => {
-        leave();
-        if (flight.waiters === 0) flight.controller.abort(signal?.reason);
-        reject(new AudioError('cancelled', { cause: signal?.reason }));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      flight.promise.then(
-        (value) => {
-          leave();
-          resolve(value);
-        },
-        (error: unknown) => {
-          leave();
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+  /** Fills in the background, one at a time, the partly cached recordings a restart found. */
+  resumePartials(source: () => Promise<AudioSource>): void {
+    for (const labelId of this.partials.keys()) {
+      void this.open(source, labelId)
+        .then((found) => {
+          if (found.kind === 'streaming') void found.stream.untilWhole().catch(() => undefined);
+        })
+        .catch(() => undefined);
+    }
   }
 
-  private async download(
-    source: AudioSource,
+  private async openStream(
+    source: () => Promise<AudioSource>,
     labelId: string,
-    signal: AbortSignal,
-    onProgress: (progress: DownloadProgress) => void,
-  ): Promise<CachedAudio> {
-    const result = await downloadLabelAudio(source, labelId, {
-      folder: this.filesDir,
-      name: idForFileName(labelId),
-      onExists: 'replace',
-      peaks: true,
-      sha256: false,
-      ffmpeg: this.options.ffmpeg ?? null,
-      signal,
-      onProgress,
-    });
-    const previous = this.entries.get(labelId);
-    const file = result.name;
-    if (previous && previous.file !== file) await this.removeFiles(previous);
-    const peaksBytes = result.peaksPath ? (await stat(result.peaksPath)).size : 0;
-    const entry: IndexEntry = {
+  ): Promise<AudioStream> {
+    const file = await PartialFile.open(this.filesDir, labelId);
+    this.partials.delete(labelId);
+    const stream = new AudioStream({
       labelId,
       file,
-      peaksFile: result.peaksPath ? `${file}.peaks` : null,
-      contentType: result.contentType,
-      bytes: result.bytes,
-      diskBytes: result.bytes + peaksBytes,
+      source,
+      scheduler: this.scheduler,
+      checkpointBytes: this.options.checkpointBytes,
+      publish: (whole, peaks) => this.publish(labelId, whole, peaks),
+    });
+    this.streams.set(labelId, stream);
+    return stream;
+  }
+
+  /** A stream's whole file becomes the cached one: final name, peaks beside, in the index. */
+  private async publish(labelId: string, file: PartialFile, peaks: Peaks | null): Promise<void> {
+    const facts = file.facts!;
+    const name = `${idForFileName(labelId)}.${extensionFor(facts.contentType) ?? 'bin'}`;
+    const path = join(this.filesDir, name);
+    let peaksBytes = 0;
+    if (peaks) {
+      const encoded = encodePeaks(peaks);
+      await writeFileAtomic(peaksPathOf(path), encoded);
+      peaksBytes = encoded.length;
+    } else {
+      await removeQuietly(peaksPathOf(path));
+    }
+    await file.publish(path).catch((error: unknown) => {
+      throw fileErrorOf(error, path);
+    });
+    const entry: IndexEntry = {
+      labelId,
+      file: name,
+      peaksFile: peaks ? `${name}.peaks` : null,
+      contentType: facts.contentType,
+      bytes: facts.total,
+      diskBytes: facts.total + peaksBytes,
       lastUsedAt: this.now(),
     };
-    if (!result.peaksPath) await removeQuietly(peaksPathOf(result.path));
     this.entries.set(labelId, entry);
+    this.closeWhenUnread(labelId);
     await this.evict(new Set([labelId]));
     await this.writeIndex();
-    return this.view(entry);
+  }
+
+  /** A published stream is closed once no player reads from its file any more. */
+  private closeWhenUnread(labelId: string): void {
+    const stream = this.streams.get(labelId);
+    if (!stream) return;
+    const check = () => {
+      if (stream.activeReaders > 0) {
+        setTimeout(check, 1000).unref();
+        return;
+      }
+      if (this.streams.get(labelId) === stream) this.streams.delete(labelId);
+      void stream.close().catch(() => undefined);
+    };
+    check();
   }
 
   /** Changes the budget and evicts at once down to it. */
@@ -240,7 +267,9 @@ export class AudioCache {
     await this.writeIndex();
   }
 
+  /** Removes a label's audio, whole or partial. */
   async remove(labelId: string): Promise<void> {
+    await this.removePartial(labelId);
     const entry = this.entries.get(labelId);
     if (!entry) return;
     await this.removeFiles(entry);
@@ -249,6 +278,9 @@ export class AudioCache {
   }
 
   async clear(): Promise<void> {
+    for (const labelId of [...this.streams.keys(), ...this.partials.keys()]) {
+      await this.removePartial(labelId);
+    }
     for (const entry of [...this.entries.values()]) {
       await this.removeFiles(entry);
       this.entries.delete(entry.labelId);
@@ -256,8 +288,18 @@ export class AudioCache {
     await this.writeIndex();
   }
 
-  /** Writes the index if a touch is pending. Call before quitting. */
+  private async removePartial(labelId: string): Promise<void> {
+    const stream = this.streams.get(labelId);
+    this.streams.delete(labelId);
+    this.partials.delete(labelId);
+    if (stream) await stream.discard();
+    else await discardPartialFile(streamPathOf(this.filesDir, labelId));
+  }
+
+  /** Stops every stream (their partial files stay, to be resumed) and writes the index. */
   async close(): Promise<void> {
+    for (const stream of this.streams.values()) await stream.close().catch(() => undefined);
+    this.streams.clear();
     if (this.writeTimer) {
       clearTimeout(this.writeTimer);
       this.writeTimer = undefined;
@@ -278,21 +320,39 @@ export class AudioCache {
     };
   }
 
-  /** Least recently used out first until the cache fits its budget; `keep` is never evicted. */
+  /**
+   * Least recently used out first until the cache fits its budget, partly cached recordings
+   * too; `keep` and the recordings streaming now are never evicted.
+   */
   private async evict(keep: ReadonlySet<string>): Promise<void> {
     let used = this.usage().bytes;
     if (used <= this.budget) return;
-    const oldestFirst = [...this.entries.values()].sort((a, b) => a.lastUsedAt - b.lastUsedAt);
-    for (const entry of oldestFirst) {
+    const candidates = [
+      ...[...this.entries.values()].map((entry) => ({
+        labelId: entry.labelId,
+        bytes: entry.diskBytes,
+        lastUsedAt: entry.lastUsedAt,
+        remove: async () => {
+          await this.removeFiles(entry);
+          this.entries.delete(entry.labelId);
+        },
+      })),
+      ...[...this.partials.entries()].map(([labelId, partial]) => ({
+        labelId,
+        bytes: partial.bytes,
+        lastUsedAt: partial.lastUsedAt,
+        remove: () => this.removePartial(labelId),
+      })),
+    ].sort((a, b) => a.lastUsedAt - b.lastUsedAt);
+    for (const candidate of candidates) {
       if (used <= this.budget) break;
-      if (keep.has(entry.labelId) || this.inFlight.has(entry.labelId)) continue;
+      if (keep.has(candidate.labelId) || this.streams.has(candidate.labelId)) continue;
       try {
-        await this.removeFiles(entry);
+        await candidate.remove();
       } catch {
         continue; // in use or locked: try again at the next eviction
       }
-      this.entries.delete(entry.labelId);
-      used -= entry.diskBytes;
+      used -= candidate.bytes;
     }
   }
 
@@ -344,8 +404,22 @@ export class AudioCache {
       const path = join(this.filesDir, name);
       const info = await stat(path).catch(() => undefined);
       if (!info?.isFile()) continue;
+      if (name.startsWith('.') && name.endsWith(STREAM_SUFFIX)) {
+        // A partly cached recording: kept (and counted) to be resumed; bytes as the disk holds them.
+        const labelId = name.slice(1, -STREAM_SUFFIX.length);
+        if (names.has(`${name}.json`)) {
+          this.partials.set(labelId, { bytes: info.blocks * 512, lastUsedAt: info.mtimeMs });
+        } else {
+          await discardPartialFile(path);
+        }
+        continue;
+      }
       if (name.startsWith('.')) {
-        // Our temporary files: an index or peaks write cut short, an abandoned partial download.
+        // Our temporary files: an index or peaks write cut short, an abandoned download (the
+        // state of a partly cached recording is kept with it, above).
+        if (names.has(name.slice(0, -'.json'.length)) && name.endsWith(`${STREAM_SUFFIX}.json`)) {
+          continue;
+        }
         const stale = name.endsWith('.tmp') || this.now() - info.mtimeMs > maxAge;
         if (stale) await removeQuietly(path);
         continue;

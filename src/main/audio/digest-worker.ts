@@ -39,21 +39,49 @@ async function digestUpTo(stream: Stream, length: number): Promise<void> {
   }
 }
 
+/** Reports a read that failed; true when there was one. */
+function reportedError(id: number, stream: Stream, op: DigestReply['op']): boolean {
+  if (stream.error === undefined) return false;
+  const { error } = stream;
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  port!.postMessage({
+    stream: id,
+    op,
+    ok: false,
+    error: { message, ...(typeof code === 'string' ? { code } : {}) },
+  } satisfies DigestReply);
+  return true;
+}
+
+function peek(id: number, stream: Stream): void {
+  if (reportedError(id, stream, 'peek')) return;
+  const snapshot = stream.peaks?.snapshot() ?? null;
+  const reply: DigestReply = {
+    stream: id,
+    op: 'peek',
+    ok: true,
+    result: {
+      bytes: stream.done,
+      sha256: null,
+      peaks: snapshot?.peaks ?? null,
+      totalFrames: snapshot?.totalFrames ?? null,
+      ...(stream.peaks?.unsupported ? { unsupported: stream.peaks.unsupported } : {}),
+    },
+  };
+  const peaks = snapshot?.peaks;
+  port!.postMessage(
+    reply,
+    peaks ? [peaks.min.buffer as ArrayBuffer, peaks.max.buffer as ArrayBuffer] : [],
+  );
+}
+
 function finish(id: number, stream: Stream): void {
-  if (stream.error !== undefined) {
-    const { error } = stream;
-    const code = (error as { code?: unknown }).code;
-    const message = error instanceof Error ? error.message : String(error);
-    port!.postMessage({
-      stream: id,
-      ok: false,
-      error: { message, ...(typeof code === 'string' ? { code } : {}) },
-    } satisfies DigestReply);
-    return;
-  }
+  if (reportedError(id, stream, 'finish')) return;
   const peaks = stream.peaks?.finish() ?? null;
   const reply: DigestReply = {
     stream: id,
+    op: 'finish',
     ok: true,
     result: {
       bytes: stream.done,
@@ -81,6 +109,10 @@ async function handle(request: DigestRequest): Promise<void> {
   }
   const stream = streams.get(id);
   if (!stream) return;
+  if (request.op === 'peek') {
+    peek(id, stream);
+    return;
+  }
   if (request.op === 'upTo') {
     if (stream.error !== undefined) return;
     try {

@@ -23,11 +23,13 @@ export type DigestRequest =
   /** The file's first `length` bytes are written: digest up to there. */
   | { op: 'upTo'; stream: number; length: number }
   | { op: 'finish'; stream: number }
+  /** The peaks read so far, the stream going on. */
+  | { op: 'peek'; stream: number }
   | { op: 'close'; stream: number };
 
-export type DigestReply =
-  | { stream: number; ok: true; result: DigestResult }
-  | { stream: number; ok: false; error: { message: string; code?: string } };
+export type DigestReply = { stream: number; op: 'finish' | 'peek' } & (
+  { ok: true; result: DigestResult } | { ok: false; error: { message: string; code?: string } }
+);
 
 export interface DigestResult {
   /** Bytes digested. */
@@ -37,14 +39,17 @@ export interface DigestResult {
   /** Null when not asked for, or not a WAV the peaks could be read from (see `unsupported`). */
   peaks: Peaks | null;
   unsupported?: string;
+  /** Peek only: the frames of the whole file, from its WAV header (null when unknown). */
+  totalFrames?: number | null;
 }
 
 type Waiter = { resolve: (result: DigestResult) => void; reject: (error: Error) => void };
+/** An open stream: the finish it may be waiting for, and its peeks (answered in order). */
+type OpenStream = { finish: Waiter | null; peeks: Waiter[] };
 
 class DigestThread {
   private readonly worker: Worker;
-  /** Open streams, and the finish each may be waiting for. */
-  private readonly streams = new Map<number, Waiter | null>();
+  private readonly streams = new Map<number, OpenStream>();
   private nextStream = 1;
   failure: Error | undefined;
 
@@ -56,15 +61,18 @@ class DigestThread {
     this.worker = new Worker(entry, { eval: evaluate });
     this.worker.unref();
     this.worker.on('message', (reply: DigestReply) => {
-      const waiter = this.streams.get(reply.stream);
+      const open = this.streams.get(reply.stream);
+      const waiter = reply.op === 'peek' ? open?.peeks.shift() : open?.finish;
       if (!waiter) return;
-      this.forget(reply.stream);
+      if (reply.op === 'finish') this.forget(reply.stream);
       if (reply.ok) waiter.resolve(reply.result);
       else waiter.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
     });
     const fail = (error: Error) => {
       this.failure ??= error;
-      for (const waiter of this.streams.values()) waiter?.reject(this.failure);
+      for (const open of this.streams.values()) {
+        for (const waiter of [open.finish, ...open.peeks]) waiter?.reject(this.failure);
+      }
       this.streams.clear();
     };
     this.worker.on('error', fail);
@@ -77,7 +85,7 @@ class DigestThread {
     const stream = this.nextStream++;
     // Held while a stream is open: its finish is what a download waits for.
     if (this.streams.size === 0) this.worker.ref();
-    this.streams.set(stream, null);
+    this.streams.set(stream, { finish: null, peeks: [] });
     this.post({ op: 'open', stream, path, sha256, peaks });
     return stream;
   }
@@ -88,18 +96,33 @@ class DigestThread {
 
   finish(stream: number): Promise<DigestResult> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.streams.get(stream) !== null) {
+    const open = this.streams.get(stream);
+    if (!open || open.finish) {
       return Promise.reject(new Error(`digest stream ${stream} is closed or finishing`));
     }
     return new Promise((resolve, reject) => {
-      this.streams.set(stream, { resolve, reject });
+      open.finish = { resolve, reject };
       this.post({ op: 'finish', stream });
     });
   }
 
+  peek(stream: number): Promise<DigestResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    const open = this.streams.get(stream);
+    if (!open || open.finish) {
+      return Promise.reject(new Error(`digest stream ${stream} is closed or finishing`));
+    }
+    return new Promise((resolve, reject) => {
+      open.peeks.push({ resolve, reject });
+      this.post({ op: 'peek', stream });
+    });
+  }
+
   close(stream: number): void {
-    if (!this.streams.has(stream)) return;
-    this.streams.get(stream)?.reject(new Error(`digest stream ${stream} was closed`));
+    const open = this.streams.get(stream);
+    if (!open) return;
+    const closed = new Error(`digest stream ${stream} was closed`);
+    for (const waiter of [open.finish, ...open.peeks]) waiter?.reject(closed);
     this.forget(stream);
     this.post({ op: 'close', stream });
   }
@@ -140,6 +163,14 @@ export class StreamDigest {
    */
   finish(): Promise<DigestResult> {
     return this.thread.finish(this.stream);
+  }
+
+  /**
+   * The peaks of the bytes read so far, with the whole file's frames from its header, while the
+   * stream goes on (a waveform drawn as the file arrives). `peaks` is null before the header.
+   */
+  peek(): Promise<DigestResult> {
+    return this.thread.peek(this.stream);
   }
 
   /** Drops the stream (a restart, a failure). */

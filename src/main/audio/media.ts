@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { AudioStream } from './audio-stream';
 import { contentTypeForExtension } from './names';
 
 /**
@@ -150,6 +151,70 @@ export async function serveMedia(request: MediaRequest, file: MediaFile): Promis
     await handle.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The answer to a GET or HEAD for a recording streaming into the cache (audio-stream.ts): the
+ * range asked for, its bytes sent as they are on disk and as they arrive. When the service
+ * cannot be reached, what is on disk from the start of the range is sent (206, the player asks
+ * again for the rest), and a range whose first byte is not here is a 503: the player stops
+ * there, and the app says the rest needs the service. No validators: the partial file becomes
+ * another file (the whole one) once complete.
+ */
+export async function serveStreamingMedia(
+  request: MediaRequest,
+  stream: AudioStream,
+): Promise<MediaResponse> {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const base = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
+  if (method !== 'GET' && method !== 'HEAD') {
+    return { status: 405, headers: { ...base, allow: 'GET, HEAD' }, body: null };
+  }
+  const unavailable: MediaResponse = {
+    status: 503,
+    headers: { ...base, 'retry-after': '5', 'content-length': '0' },
+    body: null,
+  };
+  let facts = stream.facts;
+  if (!facts) {
+    try {
+      facts = await stream.ready(1);
+    } catch {
+      return unavailable;
+    }
+  }
+  const size = facts.total;
+  const headers: Record<string, string> = {
+    ...base,
+    'accept-ranges': 'bytes',
+    'content-type': facts.contentType,
+  };
+  const asked = parseRange(headerOf(request.headers, 'range'), size);
+  if (asked === 'unsatisfiable') {
+    return {
+      status: 416,
+      headers: { ...headers, 'content-range': `bytes */${size}`, 'content-length': '0' },
+      body: null,
+    };
+  }
+  const { start, end } = asked ?? { start: 0, end: size - 1 };
+  if (size > 0 && stream.presentUntil(start) === start) {
+    try {
+      await stream.waitFor(start);
+    } catch {
+      return unavailable;
+    }
+  }
+  // Filling stopped (offline): only what is here now, from the start of the range.
+  const last = stream.error ? Math.min(end, stream.presentUntil(start) - 1) : end;
+  if (!asked && last < end) return unavailable;
+  headers['content-length'] = String(Math.max(0, last - start + 1));
+  if (asked) headers['content-range'] = `bytes ${start}-${last}/${size}`;
+  return {
+    status: asked ? 206 : 200,
+    headers,
+    body: method === 'HEAD' || size === 0 ? null : stream.body(start, last),
+  };
 }
 
 /** Writes a MediaResponse to a Node HTTP response (the browser shell's route). */

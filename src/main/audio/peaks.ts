@@ -140,6 +140,17 @@ export class PcmPeakBuilder {
     this.inBucket = 0;
   }
 
+  /** The whole buckets so far (a copy; the builder goes on). */
+  snapshot(): Peaks {
+    return {
+      sampleRate: this.sampleRate,
+      samplesPerPeak: this.samplesPerPeak,
+      frames: this.count * this.samplesPerPeak,
+      min: this.min.slice(0, this.count),
+      max: this.max.slice(0, this.count),
+    };
+  }
+
   /** The peaks so far, the last bucket included even if it is not full. A trailing odd byte is dropped. */
   finish(): Peaks {
     if (this.inBucket > 0) {
@@ -220,6 +231,7 @@ export class WavPeakStream {
   private head: Buffer[] = [];
   private headBytes = 0;
   private builder: PcmPeakBuilder | undefined;
+  private format: WavFormat | undefined;
   private remaining = Number.POSITIVE_INFINITY;
 
   constructor(private readonly peaksPerSecond = PEAKS_PER_SECOND) {}
@@ -244,6 +256,7 @@ export class WavPeakStream {
       this.unsupported = parsed;
       return;
     }
+    this.format = parsed;
     this.builder = new PcmPeakBuilder(parsed.sampleRate, parsed.channels, this.peaksPerSecond);
     this.remaining = parsed.dataBytes ?? Number.POSITIVE_INFINITY;
     if (head.length > parsed.dataOffset) this.feed(head.subarray(parsed.dataOffset));
@@ -254,6 +267,20 @@ export class WavPeakStream {
     const part = chunk.length > this.remaining ? chunk.subarray(0, this.remaining) : chunk;
     this.remaining -= part.length;
     this.builder!.push(part);
+  }
+
+  /**
+   * The peaks of the whole buckets read so far, and the frames the whole file holds (from its
+   * header; null when it does not say): enough to draw a waveform that fills in as bytes arrive.
+   * Null before the header has been read.
+   */
+  snapshot(): { peaks: Peaks; totalFrames: number | null } | null {
+    if (!this.builder || !this.format) return null;
+    const { dataBytes, channels } = this.format;
+    return {
+      peaks: this.builder.snapshot(),
+      totalFrames: dataBytes === undefined ? null : Math.floor(dataBytes / (2 * channels)),
+    };
   }
 
   /** The peaks, or null when the file was not a WAV we read (see `unsupported`) or had no header. */
@@ -352,6 +379,32 @@ export function waveformData(peaks: Peaks, maxLength = 8000): WaveformData {
     bottom[j] = round4(low / 32768);
   }
   return { peaks: [top, bottom], duration: peaksDuration(peaks) };
+}
+
+/**
+ * The waveform of a file still arriving: its first buckets as read so far, the rest flat, over
+ * the whole file's duration (from its header), so the drawing fills in from the left.
+ */
+export function partialWaveformData(
+  sofar: Peaks,
+  totalFrames: number,
+  maxLength = 8000,
+): WaveformData {
+  const buckets = Math.ceil(totalFrames / sofar.samplesPerPeak);
+  const pad = (read: Int16Array) => {
+    const all = new Int16Array(Math.max(buckets, read.length));
+    all.set(read);
+    return all;
+  };
+  return waveformData(
+    {
+      ...sofar,
+      frames: Math.max(totalFrames, sofar.frames),
+      min: pad(sofar.min),
+      max: pad(sofar.max),
+    },
+    maxLength,
+  );
 }
 
 /** ffmpeg on the PATH, or null. Used only when the caller opts in (see docs/audio.md). */

@@ -1,6 +1,15 @@
-import { MEDIA_PATH_PREFIX, type AudioProgress, type PreparedAudio } from '../../shared/ipc';
+import {
+  MEDIA_PATH_PREFIX,
+  type AudioProgress,
+  type PreparedAudio,
+  type Waveform,
+} from '../../shared/ipc';
 import type { ActiveService } from '../active-service';
-import type { AudioCache } from './audio-cache';
+import type { AudioCache, CachedOrStreaming } from './audio-cache';
+import type { AudioStream } from './audio-stream';
+import type { AudioSource } from './download';
+import { AudioError } from './errors';
+import { serveMedia, serveStreamingMedia, type MediaRequest, type MediaResponse } from './media';
 import { readPeaksFile, waveformData } from './peaks';
 
 /** Points on the waveform handed to the renderer: enough for a wide window, small over IPC. */
@@ -9,29 +18,117 @@ const WAVEFORM_POINTS = 4000;
 export interface AudioPreparationDeps {
   audioCache(): Promise<AudioCache>;
   service: Pick<ActiveService, 'call'>;
+  /** The active account's id: a stream fills only for the account that opened it. */
+  accountId(): string;
   progress(progress: AudioProgress): void;
 }
 
 /**
- * A label's audio made ready to play: downloaded into the account's audio cache (or found
- * there), with wavesurfer's peaks and the address both shells serve it at with Range.
+ * A label's audio made ready to play, as soon as its first bytes are there: the account's audio
+ * cache streams it (audio-stream.ts) while the player reads, and the shells serve it at
+ * `media/<labelId>` with Range from what is on disk, the rest fetched as it is asked for.
  */
 export class AudioPreparation {
   constructor(private readonly deps: AudioPreparationDeps) {}
 
+  /**
+   * The label's audio, its length, its waveform as far as it is known, and what is on disk.
+   * Whole in the cache: at once. Otherwise once its first bytes are (a WAV's header gives the
+   * duration); it keeps filling, with audio.progress events, while it plays.
+   */
   async prepare(labelId: string): Promise<PreparedAudio> {
-    const cache = await this.deps.audioCache();
-    const audio = await this.deps.service.call((service) =>
-      cache.ensure(service.api.labels, labelId, { onProgress: this.deps.progress }),
-    );
+    const found = await this.open(labelId);
+    const base = { labelId, mediaUrl: `${MEDIA_PATH_PREFIX}${labelId}` };
+    if (found.kind === 'whole') {
+      const { audio } = found;
+      return {
+        ...base,
+        contentType: audio.contentType,
+        bytes: audio.bytes,
+        waveform: audio.peaksPath
+          ? waveformData(await readPeaksFile(audio.peaksPath), WAVEFORM_POINTS)
+          : null,
+        buffered: [[0, audio.bytes]],
+        complete: true,
+      };
+    }
+    const { stream } = found;
+    this.follow(stream);
+    const facts = await stream.ready();
+    const progress = stream.progress();
     return {
-      labelId,
-      mediaUrl: `${MEDIA_PATH_PREFIX}${labelId}`,
-      contentType: audio.contentType,
-      bytes: audio.bytes,
-      waveform: audio.peaksPath
-        ? waveformData(await readPeaksFile(audio.peaksPath), WAVEFORM_POINTS)
-        : null,
+      ...base,
+      contentType: facts.contentType,
+      bytes: facts.total,
+      waveform: await stream.waveform(WAVEFORM_POINTS),
+      buffered: progress.ranges.map(([start, end]) => [start, end]),
+      complete: false,
+    };
+  }
+
+  /** The waveform as far as the bytes on disk tell it (a WAV streaming in), or the whole one. */
+  async waveform(labelId: string): Promise<Waveform | null> {
+    const found = await this.open(labelId);
+    if (found.kind === 'streaming') return found.stream.waveform(WAVEFORM_POINTS);
+    const { peaksPath } = found.audio;
+    return peaksPath ? waveformData(await readPeaksFile(peaksPath), WAVEFORM_POINTS) : null;
+  }
+
+  /**
+   * The shells' media route: the whole cached file, or the streaming one's bytes (waiting for
+   * those not yet there). A label never opened, with the service unreachable, is a 404.
+   */
+  async media(request: MediaRequest, labelId: string): Promise<MediaResponse> {
+    let found: CachedOrStreaming;
+    try {
+      found = await this.open(labelId);
+    } catch {
+      return { status: 404, headers: { 'cache-control': 'no-cache' }, body: null };
+    }
+    if (found.kind === 'whole') {
+      return serveMedia(request, { path: found.audio.path, contentType: found.audio.contentType });
+    }
+    return serveStreamingMedia(request, found.stream);
+  }
+
+  private readonly followed = new WeakSet<AudioStream>();
+
+  /** Tells the renderer how a stream fills (audio.progress), once per stream. */
+  private follow(stream: AudioStream): void {
+    if (this.followed.has(stream)) return;
+    this.followed.add(stream);
+    stream.onProgress(({ labelId, bytesDone, bytesTotal, ranges }) =>
+      this.deps.progress({
+        labelId,
+        bytesDone,
+        bytesTotal,
+        buffered: ranges.map(([start, end]) => [start, end]),
+      }),
+    );
+  }
+
+  private async open(labelId: string): Promise<CachedOrStreaming> {
+    const cache = await this.deps.audioCache();
+    return cache.open(this.sourceFor(this.deps.accountId()), labelId);
+  }
+
+  /**
+   * The service a stream fills from: the active account's, through `call` so the connection
+   * status follows its answers; refused once another account is active (a stream never mixes
+   * two clinics).
+   */
+  private sourceFor(accountId: string): () => Promise<AudioSource> {
+    const { service } = this.deps;
+    const source: AudioSource = {
+      audio: (labelId, request) =>
+        service.call((client) => client.api.labels.audio(labelId, request)),
+      get: (labelId, options) => service.call((client) => client.api.labels.get(labelId, options)),
+    };
+    return async () => {
+      if (this.deps.accountId() !== accountId) {
+        throw new AudioError('cancelled', { detail: 'another account is active' });
+      }
+      return source;
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Protocol } from 'electron';
 import { MEDIA_PATH_PREFIX } from '../../shared/ipc';
-import { mediaFetchResponse, type MediaFile } from '../audio/media';
+import { toFetchResponse, type MediaRequest, type MediaResponse } from '../audio/media';
 import { contentSecurityPolicy, rendererHeaders } from '../csp';
 import { readStatic } from '../static-files';
 
@@ -15,13 +15,13 @@ export const APP_SCHEME_PRIVILEGES = {
   privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true },
 };
 
-/** Finds a label's downloaded audio (the core's media lookup). */
-export type MediaLookup = (labelId: string) => Promise<MediaFile | undefined>;
+/** A label's audio with Range (the core's media route). */
+export type MediaLookup = (request: MediaRequest, labelId: string) => Promise<MediaResponse>;
 
 /**
  * Serves the built renderer at earmark://app/…, every response with the CSP header, and
- * downloaded audio at earmark://app/media/<labelId> with Range answered here (net.fetch of
- * file:// would ignore it). Other hosts, paths that escape the renderer folder, and missing
+ * label audio at earmark://app/media/<labelId> with Range answered here (from the cache, or
+ * streaming into it; net.fetch of file:// would ignore Range). Other hosts, paths that escape the renderer folder, and missing
  * files get 404.
  */
 export function createAppProtocolHandler(rendererDir: string, media?: MediaLookup) {
@@ -30,10 +30,10 @@ export function createAppProtocolHandler(rendererDir: string, media?: MediaLooku
     const url = new URL(request.url);
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404 });
     if (media && url.pathname.startsWith(`/${MEDIA_PATH_PREFIX}`)) {
-      const audio = await media(url.pathname.slice(MEDIA_PATH_PREFIX.length + 1));
-      return audio
-        ? mediaFetchResponse(request, audio)
-        : new Response('Not found', { status: 404 });
+      const labelId = url.pathname.slice(MEDIA_PATH_PREFIX.length + 1);
+      return toFetchResponse(
+        await media({ method: request.method, headers: request.headers }, labelId),
+      );
     }
     const file = await readStatic(rendererDir, url.pathname);
     if (!file) return new Response('Not found', { status: 404 });

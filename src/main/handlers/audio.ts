@@ -6,4 +6,5 @@ export type AudioContext = Pick<CoreContext, 'audio'>;
 
 export const audioHandlers = ({ audio }: AudioContext): RpcHandlers<typeof AUDIO_CHANNELS> => ({
   'audio.prepare': ({ labelId }) => audio.prepare(labelId),
+  'audio.waveform': ({ labelId }) => audio.waveform(labelId),
 });

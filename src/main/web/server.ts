@@ -9,7 +9,7 @@ import {
   type WireMessage,
   type WireRequest,
 } from '../../shared/ipc';
-import { sendMedia, serveMedia } from '../audio/media';
+import { sendMedia } from '../audio/media';
 import type { Core } from '../core';
 import { contentSecurityPolicy, rendererHeaders } from '../csp';
 import { readStatic } from '../static-files';
@@ -98,11 +98,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         'Open Earmark from the address it printed (the token is missing).',
       );
     if (url.pathname.startsWith(`/${MEDIA_PATH_PREFIX}`)) {
-      const media = await options.core.media(url.pathname.slice(MEDIA_PATH_PREFIX.length + 1));
-      if (!media) return deny(response, 404, 'That audio is not downloaded.');
+      const labelId = url.pathname.slice(MEDIA_PATH_PREFIX.length + 1);
       return sendMedia(
         response,
-        await serveMedia({ method: request.method, headers: request.headers }, media),
+        await options.core.media({ method: request.method, headers: request.headers }, labelId),
       );
     }
     const file = await readStatic(options.rendererDir, url.pathname);

@@ -1,16 +1,9 @@
-import {
-  existsSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import { partialPathOf } from '../../../src/main/audio/download';
+import { streamPathOf } from '../../../src/main/audio/partial-file';
 import { decodePeaks } from '../../../src/main/audio/peaks';
 import { useProxiedService } from '../api/helpers';
 import * as fx from './fixtures';
@@ -26,8 +19,6 @@ beforeAll(async () => {
   silentId = fx.seedLabel(env.svc.service, orgId, { audio: 'none' });
   for (const id of ids) sizes.set(id, (await fx.serviceAudio(env.svc, id)).length);
 });
-
-const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
 const audioRequests = () => env.proxy.requests.filter((r) => r.path.endsWith('/audio')).length;
 const labels = () => env.client.labels;
@@ -138,49 +129,98 @@ describe('AudioCache', () => {
     await rebuilt.close();
   });
 
-  it('stops a shared download only when every caller has cancelled; the partial file stays', async () => {
+  it('goes on filling when a caller stops waiting: the recording becomes whole', async () => {
     const folder = fx.tempFolder();
     const cache = await AudioCache.open({ folder });
     const slow = fx.throttled(labels(), 16 * 1024, 10);
     const leaving = new AbortController();
-    const staying = new AbortController();
     const first = cache.ensure(slow, ids[3]!, { signal: leaving.signal });
-    const second = cache.ensure(slow, ids[3]!, { signal: staying.signal });
+    const second = cache.ensure(slow, ids[3]!);
     leaving.abort();
     await expect(first).rejects.toMatchObject({ kind: 'cancelled' });
-    // The download goes on for the caller still waiting: its partial file grows past 1 MiB.
-    const partial = partialPathOf(join(folder, 'files'), ids[3]!);
-    await vi.waitFor(() => expect(sizeOf(partial)).toBeGreaterThan(1024 * 1024), {
-      timeout: 5000,
-    });
-    staying.abort();
-    await expect(second).rejects.toMatchObject({ kind: 'cancelled' });
-    // Asked again at once, while the cancelled download winds down: not cancelled, and whole.
-    const done = await cache.ensure(labels(), ids[3]!);
-    expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
-    await cache.close();
-  });
-
-  it('resumes the partial file a cancelled download left', async () => {
-    const folder = fx.tempFolder();
-    const cache = await AudioCache.open({ folder });
-    const controller = new AbortController();
-    const pending = cache.ensure(fx.throttled(labels(), 16 * 1024, 5), ids[3]!, {
-      signal: controller.signal,
-      onProgress: ({ bytesDone }) => {
-        if (bytesDone > 512 * 1024) controller.abort();
-      },
-    });
-    await expect(pending).rejects.toMatchObject({ kind: 'cancelled' });
-    const partial = partialPathOf(join(folder, 'files'), ids[3]!);
-    await vi.waitFor(() => expect(fx.durableBytes(partial)).toBeGreaterThan(512 * 1024), {
-      timeout: 5000,
-    });
-    env.proxy.reset();
-    const done = await cache.ensure(labels(), ids[3]!);
+    const done = await second;
     expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
     expect(audioRequests()).toBe(1);
     await cache.close();
+  });
+
+  it('resumes the partial file a closed cache (a restart) left, and counts it in the budget', async () => {
+    const folder = fx.tempFolder();
+    const cache = await AudioCache.open({ folder });
+    let closing: Promise<void> | undefined;
+    const pending = cache.ensure(fx.throttled(labels(), 16 * 1024, 5), ids[3]!, {
+      onProgress: ({ bytesDone }) => {
+        if (bytesDone > 512 * 1024) closing ??= cache.close();
+      },
+    });
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled' });
+    await closing;
+    const partial = streamPathOf(join(folder, 'files'), ids[3]!);
+    const kept = fx.streamedRanges(partial);
+    expect(kept.length).toBe(1);
+    expect(kept[0]![1]).toBeGreaterThan(0);
+
+    env.proxy.reset();
+    const reopened = await AudioCache.open({ folder });
+    expect(reopened.usage()).toMatchObject({ files: 0, partial: 1 });
+    expect(reopened.usage().bytes).toBeGreaterThanOrEqual(kept[0]![1]);
+    const done = await reopened.ensure(labels(), ids[3]!);
+    expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
+    // One request, for the bytes the first run had not flushed, guarded by the ETag.
+    const [resumed, ...more] = env.proxy.seen({ path: `/labels/${ids[3]}/audio` });
+    expect(more).toEqual([]);
+    expect(resumed!.headers.range).toBe(`bytes=${kept[0]![1]}-${sizes.get(ids[3]!)! - 1}`);
+    expect(resumed!.headers['if-range']).toMatch(/^"/);
+    expect(existsSync(partial)).toBe(false);
+    expect(reopened.usage()).toMatchObject({ files: 1, partial: 0 });
+    await reopened.close();
+  });
+
+  it('starts again, rather than resume, a partial file whose service sent no validator', async () => {
+    const folder = fx.tempFolder();
+    const noValidator = fx.withoutValidators(labels());
+    const cache = await AudioCache.open({ folder });
+    let closing: Promise<void> | undefined;
+    const pending = cache.ensure(fx.throttled(noValidator, 16 * 1024, 5), ids[3]!, {
+      onProgress: ({ bytesDone }) => {
+        if (bytesDone > 256 * 1024) closing ??= cache.close();
+      },
+    });
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled' });
+    await closing;
+    env.proxy.reset();
+    const reopened = await AudioCache.open({ folder });
+    const done = await reopened.ensure(noValidator, ids[3]!);
+    expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
+    // Without an ETag or a Last-Modified, bytes from another run could splice two versions.
+    const requests = env.proxy.seen({ path: `/labels/${ids[3]}/audio` });
+    expect(requests.map((r) => [r.headers.range, r.headers['if-range']])).toEqual([
+      ['bytes=0-', undefined],
+    ]);
+    await reopened.close();
+  });
+
+  it('evicts partly cached recordings too, least recently used first', async () => {
+    const folder = fx.tempFolder();
+    const cache = await AudioCache.open({ folder });
+    let closing: Promise<void> | undefined;
+    const pending = cache.ensure(fx.throttled(labels(), 16 * 1024, 5), ids[3]!, {
+      onProgress: ({ bytesDone }) => {
+        if (bytesDone > 256 * 1024) closing ??= cache.close();
+      },
+    });
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled' });
+    await closing;
+    const partial = streamPathOf(join(folder, 'files'), ids[3]!);
+    expect(existsSync(partial)).toBe(true);
+    // Room for one minute of audio: the partial recording (used before it) goes.
+    const one = sizes.get(ids[0]!)! + 32 + 6000 * 4;
+    const reopened = await AudioCache.open({ folder, budgetBytes: one + 1000 });
+    await reopened.ensure(labels(), ids[0]!);
+    expect(existsSync(partial)).toBe(false);
+    expect(existsSync(`${partial}.json`)).toBe(false);
+    expect(reopened.usage()).toMatchObject({ files: 1, partial: 0 });
+    await reopened.close();
   });
 
   it('reports a label without audio as no_audio and caches nothing', async () => {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { partialPathOf, type DownloadResult } from '../../../src/main/audio/download';
 import { startService, type RunningService } from '../../service/harness';
+import { startChild, type Child } from './crash-child';
 import * as fx from './fixtures';
 
 let svc: RunningService;
@@ -19,54 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.dispose());
 
-interface Child {
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  lines: Record<string, unknown>[];
-  kill(signal: NodeJS.Signals): void;
-}
-
-function startChild(folder: string, throttle: boolean): Child {
-  const child = spawn(
-    join('node_modules', '.bin', 'tsx'),
-    [join('test', 'main', 'audio', 'download-child.ts')],
-    {
-      env: {
-        ...process.env,
-        EARMARK_BASE_URL: svc.baseUrl,
-        EARMARK_API_KEY: svc.credentials.primary.apiKey,
-        EARMARK_LABEL_ID: labelId,
-        EARMARK_FOLDER: folder,
-        EARMARK_THROTTLE: throttle ? '1' : '0',
-        EARMARK_CHECKPOINT_BYTES: String(256 * 1024),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-      // A process group of its own: tsx runs the script in a child node process, and the kill
-      // must take both, as a crash of the app would.
-      detached: true,
-    },
-  );
-  const lines: Record<string, unknown>[] = [];
-  let rest = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    const text = rest + chunk.toString('utf8');
-    const parts = text.split('\n');
-    rest = parts.pop() ?? '';
-    for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+const startDownload = (folder: string, throttle: boolean): Child =>
+  startChild('download-child.ts', {
+    EARMARK_BASE_URL: svc.baseUrl,
+    EARMARK_API_KEY: svc.credentials.primary.apiKey,
+    EARMARK_LABEL_ID: labelId,
+    EARMARK_FOLDER: folder,
+    EARMARK_THROTTLE: throttle ? '1' : '0',
+    EARMARK_CHECKPOINT_BYTES: String(256 * 1024),
   });
-  return {
-    lines,
-    exited: new Promise((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    ),
-    kill: (signal) => {
-      try {
-        process.kill(-child.pid!, signal);
-      } catch {
-        // the group has exited already
-      }
-    },
-  };
-}
 
 /** Every file a user could see in the folder must be whole whenever it is seen. */
 function watchVisible(folder: string, seen: { name: string; size: number }[]) {
@@ -95,7 +56,7 @@ it('kill -9 mid-download, restart: resumes, no partial file ever had the final n
   const seen: { name: string; size: number }[] = [];
 
   // First run: a slow network; killed once some bytes are flushed to disk.
-  const first = startChild(folder, true);
+  const first = startDownload(folder, true);
   let second: Child | undefined;
   let stopWatching = watchVisible(folder, seen);
   try {
@@ -119,7 +80,7 @@ it('kill -9 mid-download, restart: resumes, no partial file ever had the final n
     expect(onDisk).toBeLessThan(expected.bytes);
 
     // Second run: a new process picks up the partial file and finishes it.
-    second = startChild(folder, false);
+    second = startDownload(folder, false);
     stopWatching = watchVisible(folder, seen);
     expect(await second.exited).toEqual({ code: 0, signal: null });
     await stopWatching();

@@ -192,3 +192,25 @@ export function durableBytes(partial: string): number {
     return 0;
   }
 }
+
+/** The byte ranges a partly cached recording's state lists as flushed to disk. */
+export function streamedRanges(dataPath: string): [number, number][] {
+  try {
+    return (JSON.parse(readFileSync(`${dataPath}.json`, 'utf8')) as { ranges: [number, number][] })
+      .ranges;
+  } catch {
+    return [];
+  }
+}
+
+/** A source whose answers carry no ETag and no Last-Modified: nothing can guard a resume. */
+export function withoutValidators(source: AudioSource): AudioSource {
+  return {
+    get: (...args) => source.get(...args),
+    audio: async (...args) => ({
+      ...(await source.audio(...args)),
+      etag: null,
+      lastModified: null,
+    }),
+  };
+}

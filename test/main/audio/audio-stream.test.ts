@@ -1,0 +1,123 @@
+import { buffer } from 'node:stream/consumers';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AudioCache } from '../../../src/main/audio/audio-cache';
+import type { AudioStream } from '../../../src/main/audio/audio-stream';
+import type { AudioSource } from '../../../src/main/audio/download';
+import { serveStreamingMedia } from '../../../src/main/audio/media';
+import { parseWavHeader } from '../../../src/main/audio/peaks';
+import { useProxiedService } from '../api/helpers';
+import * as fx from './fixtures';
+
+const env = useProxiedService();
+let labelId: string;
+let serviceBytes: Buffer;
+const caches: AudioCache[] = [];
+
+beforeAll(async () => {
+  labelId = fx.seedLabel(env.svc.service, env.svc.credentials.primary.organizationId, {
+    minutes: 6,
+  });
+  serviceBytes = await fx.serviceAudio(env.svc, labelId);
+});
+afterEach(async () => {
+  for (const cache of caches.splice(0)) await cache.close();
+});
+
+/** A stream of the label through the proxy on a slow link (~1.6 MB/s). */
+async function slowStream(source: AudioSource = fx.throttled(env.client.labels, 16 * 1024, 10)) {
+  const cache = await AudioCache.open({ folder: fx.tempFolder() });
+  caches.push(cache);
+  const found = await cache.open(() => Promise.resolve(source), labelId);
+  if (found.kind !== 'streaming') throw new Error('expected a stream');
+  return found.stream;
+}
+
+const media = (stream: AudioStream, range?: string) =>
+  serveStreamingMedia({ headers: range ? { range } : {} }, stream);
+
+/** The 16-bit samples of a WAV's data chunk in [from, to) bytes of the file. */
+const samplesAt = (bytes: Buffer, from: number, to: number) => {
+  const even = from % 2 === 0 ? from : from + 1;
+  return Array.from({ length: Math.floor((to - even) / 2) }, (_, i) =>
+    bytes.readInt16LE(even + i * 2),
+  );
+};
+
+describe('streaming a recording while it plays', () => {
+  it('starts as soon as its first bytes are here: length and duration from the header', async () => {
+    const stream = await slowStream();
+    const facts = await stream.ready();
+    expect(facts).toMatchObject({ total: serviceBytes.length, contentType: 'audio/wav' });
+    expect(stream.progress().bytesDone).toBeLessThan(serviceBytes.length / 2);
+    const waveform = await stream.waveform(400);
+    const format = parseWavHeader(serviceBytes.subarray(0, 4096));
+    expect(typeof format).toBe('object');
+    expect(waveform?.duration).toBeCloseTo(6 * 60, 0);
+  });
+
+  it('plays the right samples after a seek past the bytes downloaded: fetched from there at once', async () => {
+    const stream = await slowStream();
+    await stream.ready();
+    env.proxy.reset();
+    const seekAt = Math.floor(serviceBytes.length * 0.6);
+    expect(stream.presentUntil(seekAt)).toBe(seekAt);
+    const answer = await media(stream, `bytes=${seekAt}-`);
+    expect(answer.status).toBe(206);
+    expect(answer.headers['content-range']).toBe(
+      `bytes ${seekAt}-${serviceBytes.length - 1}/${serviceBytes.length}`,
+    );
+    // The first 64 KiB the player gets there are the service's bytes: the samples decode the same.
+    const first: Buffer[] = [];
+    let got = 0;
+    for await (const chunk of answer.body!) {
+      first.push(chunk as Buffer);
+      got += (chunk as Buffer).length;
+      if (got >= 64 * 1024) break;
+    }
+    const played = Buffer.concat(first).subarray(0, 64 * 1024);
+    const there = serviceBytes.subarray(seekAt, seekAt + 64 * 1024);
+    expect(played.equals(there)).toBe(true);
+    expect(samplesAt(played, 0, played.length)).toEqual(samplesAt(there, 0, there.length));
+    // …fetched by a request starting at the seek, while the fill from the start had not got there.
+    const ranges = env.proxy.seen({ path: `/labels/${labelId}/audio` }).map((r) => r.headers.range);
+    expect(ranges).toContain(`bytes=${seekAt}-${serviceBytes.length - 1}`);
+    expect(stream.presentUntil(0)).toBeLessThan(seekAt);
+  });
+
+  it('draws the waveform as the bytes arrive, over the whole duration', async () => {
+    const stream = await slowStream();
+    await stream.ready();
+    await vi.waitFor(() => expect(stream.progress().bytesDone).toBeGreaterThan(300 * 1024), {
+      timeout: 10_000,
+    });
+    const early = (await stream.waveform(100))!;
+    const drawn = (peaks: number[]) => peaks.filter((value) => value > 0).length;
+    expect(early.peaks[0]).toHaveLength(100);
+    expect(drawn(early.peaks[0])).toBeGreaterThan(0);
+    expect(drawn(early.peaks[0])).toBeLessThan(50);
+    await stream.untilWhole();
+    const whole = (await stream.waveform(100))!;
+    expect(drawn(whole.peaks[0])).toBeGreaterThan(90);
+  });
+
+  it('offline, plays what is here and answers 503 for the rest', async () => {
+    const stream = await slowStream();
+    await stream.ready();
+    await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
+      timeout: 10_000,
+    });
+    // The link goes down: every request for the audio is refused from now on.
+    env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
+    stream.pause();
+    const missing = stream.presentUntil(0) + 1024 * 1024;
+    const refused = await media(stream, `bytes=${missing}-`);
+    expect(refused.status).toBe(503);
+    expect(stream.error).toMatchObject({ kind: 'offline' });
+    const here = stream.presentUntil(0);
+    const cached = await media(stream, 'bytes=0-');
+    expect(cached.status).toBe(206);
+    expect(cached.headers['content-range']).toBe(`bytes 0-${here - 1}/${serviceBytes.length}`);
+    expect((await buffer(cached.body!)).equals(serviceBytes.subarray(0, here))).toBe(true);
+    env.proxy.reset();
+  });
+});
