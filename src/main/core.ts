@@ -144,9 +144,13 @@ export function createCore(options: CoreOptions): Core {
     connect,
     cache,
     changed: (status) => emit('connection.changed', status),
-    // The first answer from an account's service starts its background sync.
+    // The first answer from an account's service starts its background sync, and goes on
+    // filling the recordings a crash or a restart left partly cached.
     answered: () => {
-      if (syncedAccount !== activeAccountId()) sync();
+      if (syncedAccount !== activeAccountId()) {
+        sync();
+        void audio.resumePartials().catch(() => undefined);
+      }
     },
     log,
   });

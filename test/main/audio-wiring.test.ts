@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PreparedAudio } from '../../src/shared/ipc';
 import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/recipe';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
+import { streamPathOf } from '../../src/main/audio/partial-file';
 import { createCore, type Core } from '../../src/main/core';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import { startService, type RunningService } from '../service/harness';
@@ -125,6 +126,75 @@ describe('audio in the app', () => {
       (await fetch(new URL('media/..%2f..%2faccounts.json', url).href, { headers: { cookie } }))
         .status,
     ).toBe(404);
+  });
+
+  it('goes on filling, after a restart, a recording left partly cached, once the service answers', async () => {
+    const accountId = (await core.rpc.invoke('accounts.list', {})) as {
+      ok: true;
+      value: { id: string }[];
+    };
+    const files = join(folder, 'data', 'audio', accountId.value[0]!.id, 'files');
+    // As a crash could leave it: the first third on disk, flushed, with the state that says so.
+    const otherId = svc.service.labels.create({
+      organizationId: svc.credentials.primary.organizationId,
+      type: 'DictationAudio',
+      fromMs: Date.now(),
+      toMs: Date.now() + 30_000,
+      friendlyName: 'iPad',
+      deviceSerial: 'X',
+      audio: {
+        content_type: 'audio/wav',
+        byte_length: serviceBytes.length,
+        source_kind: 'recipe',
+        source: JSON.stringify({
+          sampleRate: 8000,
+          samples: 8000 * 30,
+          clips: [['consult-vaccination-00', 8000]],
+        }),
+      },
+    });
+    const head = await svc.call(`/labels/${otherId}/audio`, {
+      key: svc.credentials.primary.apiKey,
+    });
+    const whole = Buffer.from(await head.arrayBuffer());
+    const third = Math.floor(whole.length / 3);
+    const partial = streamPathOf(files, otherId);
+    writeFileSync(partial, whole.subarray(0, third));
+    writeFileSync(
+      `${partial}.json`,
+      JSON.stringify({
+        version: 2,
+        labelId: otherId,
+        facts: {
+          total: whole.length,
+          contentType: 'audio/wav',
+          etag: head.headers.get('etag'),
+          lastModified: null,
+        },
+        ranges: [[0, third]],
+      }),
+    );
+    const restarted = createCore({
+      dataDir: join(folder, 'data'),
+      shell: 'browser',
+      version: 'test',
+      keychain: new SessionSecretStore(),
+      log: () => undefined,
+    });
+    try {
+      await restarted.rpc.invoke('accounts.add', {
+        baseUrl: svc.baseUrl,
+        apiKey: svc.credentials.primary.apiKey,
+      });
+      // Any answer of the service will do; the recording is never opened.
+      expect((await restarted.rpc.invoke('devices.list', {})).ok).toBe(true);
+      const final = join(files, `${otherId}.wav`);
+      await vi.waitFor(() => expect(existsSync(final)).toBe(true), { timeout: 10_000 });
+      expect(readFileSync(final).equals(whole)).toBe(true);
+      expect(existsSync(partial)).toBe(false);
+    } finally {
+      await restarted.close();
+    }
   });
 
   it('serves it through the Electron protocol with Range', async () => {

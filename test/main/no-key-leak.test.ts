@@ -58,6 +58,7 @@ type ReadOnlyChannel =
   | 'labels.list'
   | 'labels.patients'
   | 'audio.prepare'
+  | 'audio.waveform'
   | 'sync.status'
   | 'search'
   | 'followUps.boards'

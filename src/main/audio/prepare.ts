@@ -91,6 +91,12 @@ export class AudioPreparation {
     return serveStreamingMedia(request, found.stream);
   }
 
+  /** Goes on filling, in the background, the recordings the account had partly cached. */
+  async resumePartials(): Promise<void> {
+    const cache = await this.deps.audioCache();
+    cache.resumePartials(this.sourceFor(this.deps.accountId()));
+  }
+
   private readonly followed = new WeakSet<AudioStream>();
 
   /** Tells the renderer how a stream fills (audio.progress), once per stream. */
