@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
-import { KERNEL_MAX_BUCKET, KERNEL_MIN_BUCKET, peakKernel, type PeakKernel } from './peak-kernel';
 
 /**
  * Waveform peaks computed in main, so the renderer never decodes a long file: the minimum and
@@ -39,8 +38,6 @@ export class PcmPeakBuilder {
   private inBucket = 0;
   private samples = 0;
   private carry: number | undefined;
-  /** The SIMD loop for whole buckets, when this runtime has it and the buckets suit it. */
-  private readonly kernel: PeakKernel | null;
 
   constructor(
     readonly sampleRate: number,
@@ -49,9 +46,6 @@ export class PcmPeakBuilder {
   ) {
     this.samplesPerPeak = Math.max(1, Math.round(sampleRate / peaksPerSecond));
     this.bucketSamples = this.samplesPerPeak * channels;
-    const suits =
-      this.bucketSamples >= KERNEL_MIN_BUCKET && this.bucketSamples <= KERNEL_MAX_BUCKET;
-    this.kernel = suits ? peakKernel : null;
   }
 
   push(bytes: Uint8Array): void {
@@ -77,24 +71,10 @@ export class PcmPeakBuilder {
 
   private add(samples: Int16Array): void {
     this.samples += samples.length;
-    // The bucket begun in an earlier piece is finished here; whole buckets go to the kernel.
-    let from = this.inBucket === 0 ? 0 : this.scan(samples, 0, this.bucketSamples - this.inBucket);
-    if (this.kernel) {
-      this.reserve(Math.floor((samples.length - from) / this.bucketSamples));
-      const whole = this.kernel.run(
-        samples.subarray(from),
-        this.bucketSamples,
-        this.min,
-        this.max,
-        this.count,
-      );
-      this.count += whole;
-      from += whole * this.bucketSamples;
-    }
-    this.scan(samples, from, samples.length);
+    this.scan(samples, 0, samples.length);
   }
 
-  /** The JavaScript loop: samples [from, to) into the current bucket and those after it. */
+  /** Samples [from, to) into the current bucket and those after it. */
   private scan(samples: Int16Array, from: number, to: number): number {
     const stop = Math.min(to, samples.length);
     let low = this.bucketMin;

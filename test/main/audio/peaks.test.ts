@@ -12,7 +12,6 @@ import {
   WavPeakStream,
   type Peaks,
 } from '../../../src/main/audio/peaks';
-import { KERNEL_MAX_BUCKET, peakKernel } from '../../../src/main/audio/peak-kernel';
 import { ClipBank } from '../../../src/service/audio/clip-bank';
 import { wholeFilePeaks } from './fixtures';
 
@@ -206,32 +205,6 @@ describe('PcmPeakBuilder', () => {
     expect(Array.from(peaks.max)).toEqual([300, 32767]);
     expect(peaks.frames).toBe(8);
   });
-});
-
-describe('the SIMD kernel', () => {
-  it('runs in this runtime (Node and Electron have WebAssembly SIMD)', () => {
-    expect(peakKernel).not.toBeNull();
-  });
-
-  it.each([8, 9, 15, 16, 17, 80, 441, 882, KERNEL_MAX_BUCKET])(
-    'gives the min and max of every sample of each whole bucket of %i',
-    (bucket) => {
-      const rand = random(bucket);
-      // Whole buckets over more than one call's input (32,768 samples), and a partial one.
-      const count = Math.ceil(70_000 / bucket) + 2;
-      const samples = Int16Array.from({ length: count * bucket + 5 }, () =>
-        Math.floor(rand() * 65_536 - 32_768),
-      );
-      samples[3] = -32768;
-      samples[samples.length - 7] = 32767;
-      const min = new Int16Array(count + 1);
-      const max = new Int16Array(count + 1);
-      expect(peakKernel!.run(samples, bucket, min, max, 1)).toBe(count);
-      const expected = wholeFilePeaks(samples.subarray(0, count * bucket), 1, 100 * bucket);
-      expect(Array.from(min.subarray(1))).toEqual(Array.from(expected.min));
-      expect(Array.from(max.subarray(1))).toEqual(Array.from(expected.max));
-    },
-  );
 });
 
 describe('MP4 (AAC) peaks through ffmpeg, when the caller opts in', async () => {
