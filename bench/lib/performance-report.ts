@@ -2,7 +2,7 @@
 // figures (measured, target, met, same-run baseline), what each baseline is, the machine and how
 // busy it was, and a one-line reading of each missed target. A benchmark that failed to run keeps
 // its section, saying why. Pure: bench/run.ts gathers the results and writes the file.
-import { amount, passes, targetText, type BenchResult, type Figure } from './report';
+import { amount, isInformation, passes, targetText, type BenchResult, type Figure } from './report';
 
 /** One bench/*.bench.ts as it went in this run. */
 export interface BenchRun {
@@ -60,7 +60,7 @@ const nameOf = (file: string) => file.replace(/\.bench\.ts$/, '');
 /** How far a missed figure is from its target, beside its baseline and the machine's load. */
 export function readingOfMiss(figure: Figure, machine: BenchResult['machine']): string {
   const parts: string[] = [];
-  if (figure.measured === null) {
+  if (figure.measured === null || figure.target === null) {
     parts.push(`nothing was measured, against ${targetText(figure)}`);
   } else {
     const gap = Math.abs(figure.measured - figure.target);
@@ -111,7 +111,7 @@ function resultSection(result: BenchResult, file: string): string[] {
     ...result.figures.map(
       (f) =>
         `| ${cell(f.figure)} | ${amount(f.measured, f.unit)} | ${targetText(f)} | ` +
-        `${f.pass ? 'yes' : '**no**'} | ${amount(f.baseline, f.unit)} |`,
+        `${isInformation(f) ? '—' : f.pass ? 'yes' : '**no**'} | ${amount(f.baseline, f.unit)} |`,
     ),
     '',
     'Baselines, measured in the same run:',
@@ -156,11 +156,12 @@ const anchorOf = (heading: string) =>
 function summaryRows(bench: BenchRun): string[] {
   if (bench.results.length === 0) return [`| ${nameOf(bench.file)} | failed to run | — |`];
   return bench.results.map((result) => {
-    const met = result.figures.filter((f) => f.pass).length;
+    const targeted = result.figures.filter((f) => !isInformation(f));
+    const met = targeted.filter((f) => f.pass).length;
     const { loadAtStart, loadAtEnd } = result.machine;
     return (
       `| [${result.benchmark}](#${anchorOf(result.benchmark)}) | ` +
-      `${met} of ${result.figures.length}${bench.failure ? ', then failed' : ''} | ` +
+      `${met} of ${targeted.length}${bench.failure ? ', then failed' : ''} | ` +
       `${loadAtStart} → ${loadAtEnd ?? '?'} |`
     );
   });
@@ -169,7 +170,7 @@ function summaryRows(bench: BenchRun): string[] {
 /** The markdown of docs/performance.md for one run. */
 export function performanceReport(run: RunInfo, benches: readonly BenchRun[]): string {
   const results = benches.flatMap((b) => b.results);
-  const figures = results.flatMap((r) => r.figures);
+  const figures = results.flatMap((r) => r.figures).filter((f) => !isInformation(f));
   const failed = benches.filter((b) => b.failure !== undefined || b.results.length === 0);
   const chromium = [
     ...new Set(results.map((r) => r.machine.chromium).filter((v) => v !== undefined)),

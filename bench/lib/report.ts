@@ -26,8 +26,11 @@ export interface Figure {
   unit: Unit;
   /** null when nothing could be measured (the table says "none"). */
   measured: number | null;
-  /** The spec's target: measured must be at most this, or at least it for a rate (see UNITS). */
-  target: number;
+  /**
+   * The spec's target: measured must be at most this, or at least it for a rate (see UNITS).
+   * null: the figure is information only (reported beside its baseline, never met or missed).
+   */
+  target: number | null;
   /** The same kind of figure for the baseline of this run. */
   baseline: number | null;
   /** What the baseline is, one short phrase. */
@@ -62,7 +65,11 @@ export interface BenchResult {
   details: Record<string, unknown>;
 }
 
+/** A figure with no target, reported for information. */
+export const isInformation = (figure: Pick<Figure, 'target'>): boolean => figure.target === null;
+
 export const passes = (figure: Figure): boolean => {
+  if (figure.target === null) return true;
   if (figure.measured === null) return (figure.noneMeans ?? 'fail') === 'pass';
   return UNITS[figure.unit] === 'at least'
     ? figure.measured >= figure.target
@@ -78,7 +85,9 @@ export const amount = (value: number | null, unit: Unit): string =>
 
 /** The target as a bound, e.g. "≤ 8 ms", "≥ 2000 labels/s". */
 export const targetText = ({ target, unit }: Pick<Figure, 'target' | 'unit'>): string =>
-  `${UNITS[unit] === 'at least' ? '≥' : '≤'} ${withUnit(String(target), unit)}`;
+  target === null
+    ? 'none (information)'
+    : `${UNITS[unit] === 'at least' ? '≥' : '≤'} ${withUnit(String(target), unit)}`;
 
 /** The 1-minute load average now, to two decimals. */
 export const loadNow = (): number => Number(loadavg()[0]!.toFixed(2));
@@ -108,7 +117,7 @@ export function report(
     amount(f.measured, f.unit),
     targetText(f),
     amount(f.baseline, f.unit),
-    passes(f) ? 'pass' : 'FAIL',
+    isInformation(f) ? 'info' : passes(f) ? 'pass' : 'FAIL',
   ]);
   const header = ['figure', 'measured', 'target', 'baseline', 'pass/fail'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

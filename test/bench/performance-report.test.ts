@@ -84,6 +84,7 @@ const sync = result('sync', [
     baseline: 1.01,
     baselineIs: 'a second raw pass',
   }),
+  figure({ figure: 'loopback time', measured: 215, target: null, baseline: 128 }),
 ]);
 const benches: BenchRun[] = [
   {
@@ -112,6 +113,13 @@ describe('docs/performance.md from the results of a run', () => {
       '| labels synced | 1500.0 labels/s | ≥ 2000 labels/s | **no** | 9000.0 labels/s |',
     );
     expect(rowOf('client overhead')).toBe('| client overhead | 1.10× | ≤ 1.2× | yes | 1.01× |');
+  });
+
+  it('reports a figure without a target as information: never met, never missed, not counted', () => {
+    expect(rowOf('loopback time')).toBe(
+      '| loopback time | 215.0 ms | none (information) | — | 128.0 ms |',
+    );
+    expect(markdown).not.toMatch(/^- _loopback time_: .* against /m);
   });
 
   it('says what each baseline is and how many samples each figure has', () => {
