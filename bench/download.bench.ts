@@ -8,7 +8,7 @@
 //
 // The reference service runs in a child process (bench/lib/ninety-minutes.ts), so its memory and
 // CPU are not the downloader's, with one 90-minute recording. The links are a TCP proxy in this
-// process (bench/lib/link.ts) that both clients go through.
+// process (test/support/shaped-link.ts) that both clients go through.
 import {
   closeSync,
   fdatasyncSync,
@@ -28,7 +28,7 @@ import { AudioCache } from '../src/main/audio/audio-cache';
 import { downloadLabelAudio } from '../src/main/audio/download';
 import { curl } from './lib/curl';
 import { startNinetyMinuteService } from './lib/ninety-minutes';
-import { CLINIC_LINK, FAST_LINK, startLink, type LinkShape } from './lib/link';
+import { CLINIC_LINK, FAST_LINK, startLink, type LinkShape } from '../test/support/shaped-link';
 import { machine, median, report, type Figure } from './lib/report';
 
 const LOOPBACK_RUNS = 5;

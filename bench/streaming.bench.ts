@@ -22,7 +22,7 @@ import {
   type ShellProcess,
 } from '../test/e2e/support';
 import { curl } from './lib/curl';
-import { CLINIC_LINK, SLOW_LINK, startLink, type LinkShape } from './lib/link';
+import { CLINIC_LINK, SLOW_LINK, startLink, type LinkShape } from '../test/support/shaped-link';
 import {
   byteAtSecond,
   startNinetyMinuteService,

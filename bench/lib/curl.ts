@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 
 /**
  * curl fetching a URL, timed by curl itself (time_total: its process start not counted).
- * Asynchronous: a link proxy in the benchmark's own process (bench/lib/link.ts) must go on
+ * Asynchronous: a link proxy in the benchmark's own process (test/support/shaped-link.ts) must go on
  * forwarding while curl runs.
  */
 export function curl(options: {

@@ -164,7 +164,7 @@ interface AppInChromiumOptions {
 }
 
 /** Starts the browser shell on a new data folder named after the suite, and Chromium on it. */
-async function openAppInChromium(
+export async function openAppInChromium(
   name: string,
   { shellArgs = [], context: contextOptions = {}, defaultTimeoutMs }: AppInChromiumOptions,
 ): Promise<AppInChromium> {
