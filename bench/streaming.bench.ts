@@ -74,6 +74,7 @@ async function playOnce(page: Page, labelId: string) {
       throw new Error(
         `${name} did not finish within ${TIMEOUT_MS / 1000} s (${error instanceof Error ? error.message : String(error)}); ` +
           `the player: ${JSON.stringify(state)}`,
+        { cause: error },
       );
     } finally {
       clearTimeout(timer);
