@@ -12,6 +12,7 @@ import { cacheFileOf, openCache, type Cache } from './cache';
 import type { ShellCapabilities } from './capabilities';
 import type { CoreContext } from './context';
 import { Conversations } from './conversations/conversations';
+import { ConversationRanges } from './conversations/ranges';
 import { ConversationFollower } from './conversations/follow';
 import { DemoClinic } from './demo-clinic';
 import { Exports } from './export/exports';
@@ -188,7 +189,8 @@ export function createCore(options: CoreOptions): Core {
   }, SYNC_INTERVAL_MS);
   syncTimer.unref();
 
-  const conversations = new Conversations({ service, cache, organizationId });
+  const ranges = new ConversationRanges({ service, cache, organizationId });
+  const conversations = new Conversations({ service, cache, organizationId, ranges });
   const conversationFollower = new ConversationFollower({
     service,
     conversations,
@@ -229,7 +231,7 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     sync,
     syncStatus: () => syncRunner.current,
-    hub: new Hub({ service, cache, organizationId }),
+    hub: new Hub({ service, cache, organizationId, ranges }),
     recordings: new Recordings({
       service,
       cache,

@@ -4,7 +4,13 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
-import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
+import {
+  chromiumProblem,
+  busyDay,
+  openAppOnEmbeddedDemo,
+  showDay,
+  type AppOnEmbeddedDemo,
+} from './support';
 
 const problem = announceSkip('the tests of test/e2e/accessibility.test.ts', chromiumProblem());
 const AXE_SOURCE = readFileSync(
@@ -73,8 +79,11 @@ describe.skipIf(problem !== undefined)(
         async () => {
           await page.goto(`${origin}/#timeline`);
           await page.getByRole('slider', { name: /^Timeline of/ }).waitFor();
+          // A whole clinic day, whatever the day and hour now (today may have no speech yet).
+          await showDay(page, busyDay());
           await page
-            .getByRole('button', { name: /^Select suggested consult/ })
+            .getByRole('region', { name: 'Suggested consults' })
+            .getByRole('listitem')
             .first()
             .waitFor();
         },
@@ -144,8 +153,10 @@ describe.skipIf(problem !== undefined)(
     it('the hub timeline with a consult selected', async () => {
       await page.emulateMedia({ colorScheme: 'light' });
       await page.goto(`${origin}/#timeline`);
+      await showDay(page, busyDay());
       await page
-        .getByRole('button', { name: /^Select suggested consult/ })
+        .getByRole('region', { name: 'Suggested consults' })
+        .getByRole('button', { name: /^\d\d:\d\d–/ })
         .first()
         .click();
       await page.getByRole('slider', { name: 'Selection start' }).waitFor();

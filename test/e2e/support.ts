@@ -13,6 +13,7 @@ import {
 import WebSocket from 'ws';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
 import { findChromium } from '../../src/main/web/chromium';
+import { addDays, dateKey, localDate, type LocalDate } from '../../src/shared/timeline';
 import { launch, type Launched } from '../service/child-process';
 import { demoService, type DemoService } from './demo-service';
 
@@ -128,7 +129,11 @@ export interface DemoServiceProcess {
  * The demo clinic as its own service process (`npm run service -- --seed demo`), so that a test
  * can stop it and see the app offline; answers once it listens, with its address and keys.
  */
-export async function launchDemoService(serviceDir: string): Promise<DemoServiceProcess> {
+export async function launchDemoService(
+  serviceDir: string,
+  /** More flags of `npm run service` (e.g. --hide-conversation-ranges). */
+  flags: string[] = [],
+): Promise<DemoServiceProcess> {
   const service = launch('src/service/cli.ts', [
     '--port',
     '0',
@@ -136,6 +141,7 @@ export async function launchDemoService(serviceDir: string): Promise<DemoService
     serviceDir,
     '--seed',
     'demo',
+    ...flags,
   ]);
   const banner = JSON.parse((await service.waitFor('stdout', /^\{.*\}$/m, 60_000))[0]) as {
     baseUrl: string;
@@ -230,9 +236,10 @@ export interface AppOnDemoService extends DemoServiceProcess, AppInChromium {
 export async function openAppOnDemoService(
   name: string,
   contextOptions: BrowserContextOptions = {},
+  serviceFlags: string[] = [],
 ): Promise<AppOnDemoService> {
   const serviceDir = mkdtempSync(join(tmpdir(), `earmark-e2e-${name}-service-`));
-  const demo = await launchDemoService(serviceDir);
+  const demo = await launchDemoService(serviceDir, serviceFlags);
   const app = await openAppInChromium(name, { context: contextOptions, defaultTimeoutMs: 20_000 });
   await app.invoke('accounts.add', {
     baseUrl: demo.baseUrl,
@@ -256,4 +263,22 @@ export async function openAppOnDemoService(
       rmSync(serviceDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The latest weekday before today (the machine's zone, the app's clinic zone): a full day of the
+ * demo clinic whatever day the tests run on (its weekends are quiet).
+ */
+export function busyDay(): LocalDate {
+  let day = addDays(localDate(Date.now()), -1);
+  const weekday = (d: LocalDate) => new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+  while (weekday(day) === 0 || weekday(day) === 6) day = addDays(day, -1);
+  return day;
+}
+
+/** Shows a day on the hub timeline, through its date field, as a user picks one. */
+export async function showDay(page: Page, date: LocalDate): Promise<void> {
+  const field = page.getByLabel('Date', { exact: true });
+  await field.fill(dateKey(date));
+  await field.dispatchEvent('change');
 }

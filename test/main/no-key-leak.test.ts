@@ -297,6 +297,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'hub.minutes': range,
       'hub.preview': range,
       'hub.createdRanges': range,
+      'hub.bands': range,
       'conversations.list': {},
       'conversations.get': conversation,
       'conversations.follow': conversation,

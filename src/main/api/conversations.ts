@@ -20,14 +20,32 @@ import {
   epochMs,
   flag,
   listOf,
+  nullableText,
   numberOf,
   objectOf,
   optionalObject,
   readSuccess,
   requiredText,
   text,
+  timestampOf,
   type JsonObject,
 } from './read';
+
+/**
+ * The range a service with the reference's extension sends (`startMs`, `endMs`: epoch ms, also
+ * read as ISO), and the label the conversation became; left out when the service sends none, or
+ * no range that makes sense.
+ */
+function extensions(source: JsonObject): Pick<Conversation, 'startMs' | 'endMs' | 'labelId'> {
+  const startMs = timestampOf(source.startMs);
+  const endMs = timestampOf(source.endMs);
+  const range =
+    startMs !== null && endMs !== null && Date.parse(endMs) > Date.parse(startMs)
+      ? { startMs: Date.parse(startMs), endMs: Date.parse(endMs) }
+      : {};
+  const labelId = nullableText(source, 'labelId');
+  return { ...range, ...(labelId !== null || 'labelId' in source ? { labelId } : {}) };
+}
 
 const readConversation = (source: JsonObject): Conversation => ({
   conversationId: requiredText(source, 'conversationId', 'conversation'),
@@ -39,6 +57,7 @@ const readConversation = (source: JsonObject): Conversation => ({
   isImportable: flag(source, 'isImportable'),
   notImportableReason: text(source, 'notImportableReason'),
   transcriptText: text(source, 'transcriptText'),
+  ...extensions(source),
 });
 
 function readConversationList(body: unknown): ConversationList {

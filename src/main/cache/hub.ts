@@ -20,6 +20,9 @@ interface ConversationRow {
   is_importable: number;
   not_importable_reason: string;
   transcript_text: string;
+  start_ms: number | null;
+  end_ms: number | null;
+  label_id: string | null;
 }
 
 interface MinuteRow {
@@ -98,6 +101,9 @@ const toConversation = (row: ConversationRow): Conversation => ({
   isImportable: row.is_importable === 1,
   notImportableReason: row.not_importable_reason,
   transcriptText: row.transcript_text,
+  ...(row.start_ms !== null && row.end_ms !== null
+    ? { startMs: row.start_ms, endMs: row.end_ms, labelId: row.label_id }
+    : {}),
 });
 
 const toRange = (row: RangeRow): CreatedRange => ({
@@ -109,7 +115,7 @@ const toRange = (row: RangeRow): CreatedRange => ({
 });
 
 const CONVERSATION_COLUMNS = `id, device_id, status, speech_minute_count, transcript_state,
-  is_importable, not_importable_reason, transcript_text`;
+  is_importable, not_importable_reason, transcript_text, start_ms, end_ms, label_id`;
 
 const conversationParams = (c: Conversation) => ({
   id: c.conversationId,
@@ -120,12 +126,16 @@ const conversationParams = (c: Conversation) => ({
   isImportable: flag(c.isImportable),
   notImportableReason: c.notImportableReason,
   transcriptText: c.transcriptText,
+  startMs: c.startMs ?? null,
+  endMs: c.endMs ?? null,
+  labelId: c.labelId ?? null,
 });
 
 const CONVERSATION_UPDATE = `device_id = excluded.device_id, status = excluded.status,
   speech_minute_count = excluded.speech_minute_count, transcript_state = excluded.transcript_state,
   is_importable = excluded.is_importable, not_importable_reason = excluded.not_importable_reason,
-  transcript_text = excluded.transcript_text, seen_at = excluded.seen_at`;
+  transcript_text = excluded.transcript_text, start_ms = excluded.start_ms,
+  end_ms = excluded.end_ms, label_id = excluded.label_id, seen_at = excluded.seen_at`;
 
 const sameConversation = (row: ConversationRow, c: Conversation) =>
   row.device_id === c.deviceId &&
@@ -134,7 +144,10 @@ const sameConversation = (row: ConversationRow, c: Conversation) =>
   row.transcript_state === c.transcriptState &&
   row.is_importable === flag(c.isImportable) &&
   row.not_importable_reason === c.notImportableReason &&
-  row.transcript_text === c.transcriptText;
+  row.transcript_text === c.transcriptText &&
+  row.start_ms === (c.startMs ?? null) &&
+  row.end_ms === (c.endMs ?? null) &&
+  row.label_id === (c.labelId ?? null);
 
 const TERMINAL_JSON = JSON.stringify(TERMINAL_STATUSES);
 
@@ -207,7 +220,8 @@ export const hubWrites = {
           db,
           `INSERT INTO conversations (${CONVERSATION_COLUMNS}, list_position, listed_in_walk, seen_at)
            VALUES (@id, @deviceId, @status, @speechMinuteCount, @transcriptState, @isImportable,
-                   @notImportableReason, @transcriptText, @position, @walk, @seenAt)
+                   @notImportableReason, @transcriptText, @startMs, @endMs, @labelId,
+                   @position, @walk, @seenAt)
            ON CONFLICT (id) DO UPDATE SET ${CONVERSATION_UPDATE},
              list_position = excluded.list_position, listed_in_walk = excluded.listed_in_walk`,
           {
@@ -237,7 +251,7 @@ export const hubWrites = {
       db,
       `INSERT INTO conversations (${CONVERSATION_COLUMNS}, list_position, listed_in_walk, seen_at)
        VALUES (@id, @deviceId, @status, @speechMinuteCount, @transcriptState, @isImportable,
-               @notImportableReason, @transcriptText,
+               @notImportableReason, @transcriptText, @startMs, @endMs, @labelId,
                (SELECT coalesce(min(list_position), 0) - 1 FROM conversations), 0, @seenAt)
        ON CONFLICT (id) DO UPDATE SET ${CONVERSATION_UPDATE}`,
       { ...conversationParams(conversation), seenAt },
@@ -406,6 +420,17 @@ export const hubReads = {
     );
     const fetchedAt = windows.length > 0 ? Math.min(...windows.map((w) => w.fetched_at)) : null;
     return { minutes, coveredMs, complete: coveredMs >= endMs - startMs, fetchedAt };
+  },
+
+  /** Cached conversations of a device whose known range intersects [startMs, endMs), oldest first. */
+  conversationsWithin(db: Db, deviceId: string, startMs: number, endMs: number): Conversation[] {
+    return all<ConversationRow>(
+      db,
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations
+        WHERE device_id = @deviceId AND start_ms < @endMs AND end_ms > @startMs
+        ORDER BY start_ms`,
+      { deviceId, startMs, endMs },
+    ).map(toConversation);
   },
 
   /** Ranges on `deviceId` intersecting [startMs, endMs), oldest first. */

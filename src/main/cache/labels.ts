@@ -402,6 +402,32 @@ export const labelReads = {
     ).map((row) => row.id);
   },
 
+  /**
+   * Hub records (HubMic, HubBatch) of a device overlapping [startMs, endMs), oldest first, without
+   * their notes: each is a conversation that was processed, where the service says no more.
+   */
+  hubRecordsWithin(db: Db, query: HubRecordQuery & { deviceSerial: string }): Label[] {
+    return all<LabelRow>(
+      db,
+      `SELECT ${LABEL_COLUMNS} FROM labels
+        WHERE type IN ('HubMic', 'HubBatch') AND device_serial = @deviceSerial
+          AND from_ms < @endMs AND to_ms > @startMs
+        ORDER BY from_ms`,
+      { startMs: query.startMs, endMs: query.endMs, deviceSerial: query.deviceSerial },
+    ).map((row) => toLabel(row, null));
+  },
+
+  /** The patient of each cached label of `ids` (null when it has none); unknown ids are left out. */
+  patientsOf(db: Db, ids: readonly string[]): Record<string, string | null> {
+    if (ids.length === 0) return {};
+    const rows = all<{ id: string; patient_name: string | null }>(
+      db,
+      'SELECT id, patient_name FROM labels WHERE id IN (SELECT value FROM json_each(?))',
+      JSON.stringify(ids),
+    );
+    return Object.fromEntries(rows.map((row) => [row.id, row.patient_name]));
+  },
+
   /** The hub record a conversation became: a HubMic or HubBatch label of exactly its range. */
   hubRecordFor(db: Db, query: HubRecordQuery): Label | null {
     const row = get<LabelRow>(

@@ -1,13 +1,14 @@
 import {
   CONVERSATION_PAGE_DEFAULT_SIZE,
   type Conversation,
-  type ConversationList,
   type ConversationStatus,
   type Label,
 } from '../../shared/api';
-import type { CreatedRange, Sourced } from '../../shared/ipc';
+import type { ConversationPage, CreatedRange, Sourced } from '../../shared/ipc';
+import { overlaps } from '../../shared/timeline/bands';
 import type { ActiveService } from '../active-service';
-import type { Cache, CacheReader } from '../cache';
+import type { Cache } from '../cache';
+import { recordOf, type ConversationRanges } from './ranges';
 
 export interface ConversationRef {
   deviceId: string;
@@ -19,6 +20,9 @@ export interface ConversationQuery {
   pageToken?: string;
   status?: ConversationStatus;
   deviceId?: string;
+  /** Only those overlapping [startMs, endMs). */
+  startMs?: number;
+  endMs?: number;
 }
 
 /**
@@ -33,19 +37,20 @@ export interface ConversationsDeps {
   service: Pick<ActiveService, 'read'>;
   cache(): Promise<Cache>;
   organizationId(): string;
+  ranges: ConversationRanges;
 }
 
 /** Conversations: the listing and one conversation (both offline too), and the record one became. */
 export class Conversations {
   constructor(private readonly deps: ConversationsDeps) {}
 
-  list(query: ConversationQuery): Promise<Sourced<ConversationList>> {
-    const { pageToken, ...filter } = query;
+  async list(query: ConversationQuery): Promise<Sourced<ConversationPage>> {
+    const { pageToken, startMs, endMs, ...filter } = query;
     const offset = Number(CACHE_TOKEN.exec(pageToken ?? '')?.[1] ?? 0);
     const pageSize = query.pageSize ?? CONVERSATION_PAGE_DEFAULT_SIZE;
-    return this.deps.service.read(
+    const answer = await this.deps.service.read(
       {
-        fetch: (service) => service.api.conversations.list(query),
+        fetch: (service) => this.deps.ranges.list(service, query),
         cached: async (read) => {
           const { items, total, fetchedAt } = await read.conversations({
             status: filter.status,
@@ -64,6 +69,20 @@ export class Conversations {
       },
       pageToken !== undefined && CACHE_TOKEN.test(pageToken) ? 'cache' : 'service',
     );
+    const { items, ...page } = answer.value;
+    let summaries = await this.deps.ranges.summaries(items);
+    if (startMs !== undefined || endMs !== undefined) {
+      // The service filtered already where it could; the cache's pages, and a service without
+      // the filter, are filtered here: only conversations whose range is known can match.
+      const wanted = { startMs: startMs ?? 0, endMs: endMs ?? Number.MAX_SAFE_INTEGER };
+      summaries = summaries.filter(
+        (s) =>
+          s.startMs !== null &&
+          s.endMs !== null &&
+          overlaps({ startMs: s.startMs, endMs: s.endMs }, wanted),
+      );
+    }
+    return { ...answer, value: { ...page, items: summaries } };
   }
 
   get({ deviceId, conversationId }: ConversationRef): Promise<Sourced<Conversation>> {
@@ -84,12 +103,23 @@ export class Conversations {
   }
 
   /**
-   * The record (label) an UPLOADED conversation became. The seed links them by nothing, so it is
-   * found by the range this app created it from: a hub record (HubMic, HubBatch) of that device
-   * starting in that very millisecond and ending when the range does. Null when this app did not
-   * create the conversation or the record is not there yet.
+   * The record (label) an UPLOADED conversation became: the one the service names (labelId, the
+   * reference's extension), else the hub record of the range this app created it from (the seed
+   * links them by nothing else). Null when neither is known or the record is not there yet.
    */
   async record(ref: ConversationRef): Promise<Sourced<Label | null>> {
+    const known = await this.get(ref).catch(() => null);
+    const labelId = known?.value.labelId;
+    if (labelId) {
+      return this.deps.service.read({
+        fetch: (service) => service.api.labels.get(labelId),
+        keep: (write, label, at) => write.storeLabels([label], at),
+        cached: async (read) => {
+          const label = await read.label(labelId);
+          return label && { value: label, fetchedAt: await read.labelSeenAt(labelId) };
+        },
+      });
+    }
     const range = await this.createdRange(ref);
     if (!range) return { value: null, source: 'cache', fetchedAt: null };
     const serialOf = (devices: readonly { value: string; serial: string }[]) =>
@@ -112,21 +142,10 @@ export class Conversations {
         return match ? service.api.labels.get(match.id) : null;
       },
       keep: (write, label, at) => (label ? write.storeLabels([label], at) : Promise.resolve()),
-      cached: (read) => cachedRecord(read, range, serialOf),
+      cached: async (read) => {
+        const label = await recordOf(read, await read.devices(), ref, range);
+        return label && { value: label, fetchedAt: await read.labelSeenAt(label.id) };
+      },
     });
   }
-}
-
-async function cachedRecord(
-  read: CacheReader,
-  range: CreatedRange,
-  serialOf: (devices: readonly { value: string; serial: string }[]) => string | undefined,
-) {
-  const serial = serialOf(await read.devices());
-  const label = await read.hubRecordFor({
-    startMs: range.startMs,
-    endMs: range.endMs,
-    ...(serial === undefined ? {} : { deviceSerial: serial }),
-  });
-  return label && { value: label, fetchedAt: await read.labelSeenAt(label.id) };
 }

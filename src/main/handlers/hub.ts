@@ -11,4 +11,5 @@ export const hubHandlers = ({ hub }: HubContext): RpcHandlers<typeof HUB_CHANNEL
   'hub.create': (range) => hub.create(range),
   'hub.complete': ({ deviceId, conversationId }) => hub.complete(deviceId, conversationId),
   'hub.createdRanges': (range) => hub.createdRanges(range),
+  'hub.bands': (range) => hub.bands(range),
 });

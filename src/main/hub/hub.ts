@@ -3,6 +3,7 @@ import type { DayMinutes, Sourced } from '../../shared/ipc';
 import { fetchWindows } from '../../shared/timeline';
 import type { ActiveService } from '../active-service';
 import type { Cache } from '../cache';
+import type { ConversationRanges } from '../conversations/ranges';
 import { invalidInput } from '../errors';
 
 /** A local day is at most 25 hours; leave room for a view that spans a little more. */
@@ -24,6 +25,7 @@ export interface HubDeps {
   service: Pick<ActiveService, 'call' | 'read'>;
   cache(): Promise<Cache>;
   organizationId(): string;
+  ranges: ConversationRanges;
 }
 
 /** The hub timeline: devices, a day's minutes (fetched as 6-hour windows), conversations made from a range. */
@@ -92,6 +94,12 @@ export class Hub {
       await service.api.conversations.complete(deviceId, conversationId);
       return service.api.conversations.get(deviceId, conversationId);
     });
+  }
+
+  /** Every known conversation of the device in a day (at most 26 hours), as bands. */
+  bands(range: Range) {
+    checkRange(range, MAX_DAY_MS);
+    return this.deps.ranges.bands(range);
   }
 
   async createdRanges({ deviceId, startMs, endMs }: Range) {

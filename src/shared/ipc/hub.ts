@@ -8,6 +8,7 @@ import {
   type Preview,
   type TimelineMinute,
 } from '../api';
+import type { ConversationBand } from '../timeline/bands';
 import { channel, ConversationRef, None } from './channel';
 import type { Sourced } from './results';
 
@@ -48,4 +49,10 @@ export const HUB_CHANNELS = {
   'hub.complete': channel<Conversation>()(ConversationRef),
   /** The ranges this app created on a device that intersect [startMs, endMs). */
   'hub.createdRanges': channel<CreatedRange[]>()(Range),
+  /**
+   * Every conversation of the device known to overlap [startMs, endMs) (a day), as bands: from
+   * the service's times where it sends them, else from the ranges this app created and the
+   * device's hub records. Offline, from what the cache holds.
+   */
+  'hub.bands': channel<Sourced<ConversationBand[]>>()(Range),
 } as const;

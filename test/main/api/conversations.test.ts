@@ -57,6 +57,10 @@ describe('list and pages', () => {
       isImportable: false,
       notImportableReason: expect.any(String),
       transcriptText: '',
+      // The reference service's extension: the range it covers, no record yet.
+      startMs: at(2 * (PAGED - 1)),
+      endMs: at(2 * PAGED),
+      labelId: null,
     } satisfies Conversation);
   });
 

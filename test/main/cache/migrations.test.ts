@@ -218,6 +218,62 @@ describe('004 patients index', () => {
   });
 });
 
+describe('005 conversation ranges', () => {
+  it('keeps the conversations version 4 held, without a range, and finds new ones by time', () => {
+    const { db, file } = cacheAt(4);
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk, seen_at)
+       VALUES ('old', 'hub-1', 'UPLOADED', 3, 'COMPLETED', 1, '', 'Earlier words', 0, 1, 1)`,
+    ).run();
+    migrate(db, file, MIGRATIONS, 5);
+    expect(runQuery(db, 'read', 'conversation', ['hub-1', 'old'])).toEqual({
+      conversationId: 'old',
+      deviceId: 'hub-1',
+      status: 'UPLOADED',
+      speechMinuteCount: 3,
+      transcriptState: 'COMPLETED',
+      isImportable: true,
+      notImportableReason: '',
+      transcriptText: 'Earlier words',
+    });
+    const ranged = {
+      conversationId: 'new',
+      deviceId: 'hub-1',
+      status: 'UPLOADED',
+      speechMinuteCount: 2,
+      transcriptState: 'COMPLETED',
+      isImportable: true,
+      notImportableReason: '',
+      transcriptText: 'Later words',
+      startMs: T0,
+      endMs: T0 + 120_000,
+      labelId: 'label-9',
+    };
+    runQuery(db, 'write', 'storeConversation', [ranged, T0]);
+    // Only a conversation whose range is known and overlaps the asked range is found.
+    expect(
+      runQuery(db, 'read', 'conversationsWithin', ['hub-1', T0 + 60_000, T0 + 90_000]),
+    ).toEqual([ranged]);
+    expect(
+      runQuery(db, 'read', 'conversationsWithin', ['hub-1', T0 + 120_000, T0 + 180_000]),
+    ).toEqual([]);
+    const plan = (
+      db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT id FROM conversations
+             WHERE device_id = 'hub-1' AND start_ms < 1 AND end_ms > 0 ORDER BY start_ms`,
+        )
+        .all() as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join('; ');
+    expect(plan).toContain('conversations_by_device_time');
+    checkIndexes(db);
+    db.close();
+  });
+});
+
 describe('a database from an older app', () => {
   it('is brought to the newest version at open', () => {
     const { db, file } = cacheAt(1);

@@ -97,7 +97,7 @@ describe('the record a conversation became', () => {
     let page = await call('conversations.list', { pageSize: 2 });
     for (;;) {
       expect(page.source).toBe('cache');
-      seen.push(...page.value.items.map((c) => c.conversationId));
+      seen.push(...page.value.items.map((s) => s.conversation.conversationId));
       if (!page.value.hasMore) break;
       expect(page.value.nextPageToken).toMatch(/^cache:\d+$/);
       page = await call('conversations.list', {
@@ -105,6 +105,6 @@ describe('the record a conversation became', () => {
         pageToken: page.value.nextPageToken!,
       });
     }
-    expect(seen).toEqual(listed.map((c) => c.conversationId));
+    expect(seen).toEqual(listed.map((s) => s.conversation.conversationId));
   });
 });

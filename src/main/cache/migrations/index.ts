@@ -3,6 +3,7 @@ import { migration as coreTables } from './001-core-tables';
 import { migration as fullTextSearch } from './002-full-text-search';
 import { migration as taskBoards } from './003-task-boards';
 import { migration as patientsIndex } from './004-patients-index';
+import { migration as conversationRanges } from './005-conversation-ranges';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -10,6 +11,7 @@ export const MIGRATIONS: readonly Migration[] = [
   fullTextSearch,
   taskBoards,
   patientsIndex,
+  conversationRanges,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

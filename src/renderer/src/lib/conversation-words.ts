@@ -53,9 +53,6 @@ export const STATUS_ORDER: readonly ConversationStatus[] = [
   'FAILED',
 ];
 
-/** Statuses a conversation does not leave. */
-export const FINAL_STATUSES: readonly ConversationStatus[] = ['UPLOADED', 'FILTERED', 'FAILED'];
-
 export const statusLabel = (status: string): string =>
   STATUS_WORDS[status as ConversationStatus]?.label ?? status;
 

@@ -1,11 +1,6 @@
-import type {
-  Conversation,
-  ConversationStatus,
-  Device,
-  Preview,
-  TimelineMinute,
-} from '../../../shared/api';
-import type { CreatedRange, IpcError } from '../../../shared/ipc';
+import type { Conversation, Device, Preview, TimelineMinute } from '../../../shared/api';
+import { MINUTE_MS, TERMINAL_STATUSES } from '../../../shared/api/values';
+import type { IpcError } from '../../../shared/ipc';
 import {
   addDays,
   dayRange,
@@ -13,21 +8,19 @@ import {
   localDate,
   minuteSlots,
   moveMinute,
+  overlappingBand,
   panView,
   resizeSelection,
   selectionRange,
   selectionTotals,
   suggestConsults,
   zoomAt,
+  type ConversationBand,
   type LocalDate,
 } from '../../../shared/timeline';
 import { earmark } from '../bridge';
 
 export const CLINIC_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const MINUTE_MS = 60_000;
-const TERMINAL: readonly ConversationStatus[] = ['UPLOADED', 'FAILED', 'FILTERED'];
-/** How often a conversation being processed is asked for its status. */
-const FOLLOW_INTERVAL_MS = 1000;
 
 export interface Selection {
   anchorMs: number;
@@ -56,19 +49,43 @@ class HubTimelineState {
   selection = $state<Selection | null>(null);
   cursorMs = $state<number | null>(null);
   preview = $state<{ key: string; value: Preview } | null>(null);
-  created = $state<CreatedRange[]>([]);
-  statuses = $state<Record<string, ConversationStatus>>({});
+  /** Every conversation of the device known on this day (hub.bands). */
+  bands = $state.raw<ConversationBand[]>([]);
+  /**
+   * The device and day the bands are of: suggestions wait for them, so none is offered that a
+   * conversation already covers.
+   */
+  bandsOf = $state<string | null>(null);
   outcome = $state<CreateOutcome | null>(null);
 
   slots = $derived(minuteSlots(this.day, this.minutes ?? []));
   consults = $derived(suggestConsults(this.minutes ?? []));
+  /**
+   * The suggested consults, each with the conversation that already covers it (the service would
+   * refuse to create it): those are shown as that conversation, not offered for Create.
+   */
+  suggestions = $derived(
+    this.bandsOf === `${this.deviceId}/${this.day.startMs}`
+      ? this.consults.map((consult) => ({
+          ...consult,
+          covering: overlappingBand(consult, this.bands) ?? null,
+        }))
+      : [],
+  );
   range = $derived(
     this.selection ? selectionRange(this.selection.anchorMs, this.selection.focusMs) : null,
   );
+  /** A known conversation the selection overlaps: Create would be refused, so it is not offered. */
+  overlap = $derived(this.range ? (overlappingBand(this.range, this.bands) ?? null) : null);
   totals = $derived(this.range ? selectionTotals(this.minutes ?? [], this.range) : null);
 
   private readonly cache = new Map<string, TimelineMinute[]>();
   private loadToken = 0;
+
+  constructor() {
+    // Main follows the conversations completed here; their bands and the outcome follow it.
+    earmark.on('conversation.changed', ({ conversation }) => this.changed(conversation));
+  }
 
   private key(deviceId: string, startMs: number, endMs: number) {
     return `${deviceId}/${startMs}/${endMs}`;
@@ -102,7 +119,7 @@ class HubTimelineState {
     this.minutes = cached ?? null;
     this.error = null;
     this.loading = !cached;
-    void this.loadCreated();
+    void this.loadBands();
     const result = await earmark.invoke('hub.minutes', { deviceId, startMs, endMs });
     if (token !== this.loadToken) return;
     this.loading = false;
@@ -114,26 +131,35 @@ class HubTimelineState {
     }
   }
 
-  async loadCreated(): Promise<void> {
-    if (!this.deviceId) return;
-    const result = await earmark.invoke('hub.createdRanges', {
-      deviceId: this.deviceId,
-      ...this.day,
-    });
-    if (!result.ok) return;
-    this.created = result.value;
-    await Promise.all(
-      result.value
-        .filter((range) => !TERMINAL.includes(this.statuses[range.conversationId] ?? 'ACTIVE'))
-        .map(async (range) => {
-          const conversation = await earmark.invoke('conversations.get', {
-            deviceId: range.deviceId,
-            conversationId: range.conversationId,
-          });
-          if (conversation.ok)
-            this.statuses[range.conversationId] = conversation.value.value.status;
-        }),
+  /** The device's conversations of the day, as bands (offline: those kept in the cache). */
+  async loadBands(): Promise<void> {
+    const deviceId = this.deviceId;
+    if (!deviceId) return;
+    const day = this.day;
+    const result = await earmark.invoke('hub.bands', { deviceId, ...day });
+    if (deviceId !== this.deviceId || day.startMs !== this.day.startMs) return;
+    // Not known (offline with nothing kept): suggestions are offered; the service decides.
+    this.bands = result.ok ? result.value.value : [];
+    this.bandsOf = `${deviceId}/${day.startMs}`;
+  }
+
+  /** A conversation main follows changed: its band, and the outcome when it is the new one. */
+  private changed(conversation: Conversation): void {
+    this.bands = this.bands.map((band) =>
+      band.conversationId === conversation.conversationId
+        ? { ...band, status: conversation.status, labelId: conversation.labelId ?? band.labelId }
+        : band,
     );
+    const outcome = this.outcome;
+    if (
+      outcome?.state === 'created' &&
+      outcome.conversation.conversationId === conversation.conversationId
+    ) {
+      const settled = TERMINAL_STATUSES.includes(outcome.conversation.status);
+      this.outcome = { ...outcome, conversation };
+      if (!settled && TERMINAL_STATUSES.includes(conversation.status))
+        void this.settle(conversation);
+    }
   }
 
   // `earmark:day-switch-start` (User Timing): where a day switch begins, for bench/timeline.bench.ts
@@ -184,6 +210,12 @@ class HubTimelineState {
     } else {
       this.cursorMs = moveMinute(from, deltaMinutes, this.day);
     }
+    this.keepInView(this.cursorMs);
+  }
+
+  /** Home and End: the cursor to the day's first or last minute (in view). */
+  jumpTo(edge: 'start' | 'end'): void {
+    this.cursorMs = edge === 'start' ? this.day.startMs : this.day.endMs - MINUTE_MS;
     this.keepInView(this.cursorMs);
   }
 
@@ -260,11 +292,10 @@ class HubTimelineState {
       return;
     }
     this.outcome = { state: 'created', conversation: conversation.value.value, recordId: null };
-    this.statuses[conversationId] = conversation.value.value.status;
-    await this.loadCreated();
+    await this.loadBands();
   }
 
-  /** Completes the created conversation and follows it to UPLOADED, FILTERED or FAILED. */
+  /** Completes the created conversation; main follows it to UPLOADED, FILTERED or FAILED. */
   async complete(): Promise<void> {
     const outcome = this.outcome;
     if (outcome?.state !== 'created') return;
@@ -274,35 +305,28 @@ class HubTimelineState {
       this.outcome = { state: 'failed', error: completed.error };
       return;
     }
-    let conversation = completed.value;
-    this.outcome = { state: 'created', conversation, recordId: null };
-    while (!TERMINAL.includes(conversation.status)) {
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_INTERVAL_MS));
-      const next = await earmark.invoke('conversations.get', { deviceId, conversationId });
-      if (!next.ok) {
-        this.outcome = { state: 'failed', error: next.error };
-        return;
-      }
-      conversation = next.value.value;
-      this.statuses[conversationId] = conversation.status;
-      if (
-        this.outcome?.state === 'created' &&
-        this.outcome.conversation.conversationId === conversationId
-      ) {
-        this.outcome = { state: 'created', conversation, recordId: null };
-      }
+    this.changed(completed.value);
+    const followed = await earmark.invoke('conversations.follow', { deviceId, conversationId });
+    if (!followed.ok) {
+      this.outcome = { state: 'failed', error: followed.error };
+      return;
     }
-    let recordId: string | null = null;
-    if (conversation.status === 'UPLOADED') {
+    this.changed(followed.value.value);
+  }
+
+  /** A conversation created here reached its final status: the record it became, if any. */
+  private async settle(conversation: Conversation): Promise<void> {
+    const { deviceId, conversationId } = conversation;
+    let recordId: string | null = conversation.labelId ?? null;
+    if (conversation.status === 'UPLOADED' && !recordId) {
       const record = await earmark.invoke('conversations.record', { deviceId, conversationId });
       recordId = record.ok ? (record.value.value?.id ?? null) : null;
     }
-    if (
-      this.outcome?.state === 'created' &&
-      this.outcome.conversation.conversationId === conversationId
-    ) {
-      this.outcome = { state: 'created', conversation, recordId };
+    const outcome = this.outcome;
+    if (outcome?.state === 'created' && outcome.conversation.conversationId === conversationId) {
+      this.outcome = { ...outcome, recordId };
     }
+    await this.loadBands();
   }
 }
 

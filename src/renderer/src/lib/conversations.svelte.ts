@@ -1,0 +1,244 @@
+import type { Conversation, ConversationStatus, Device } from '../../../shared/api';
+import { TERMINAL_STATUSES } from '../../../shared/api/values';
+import type { ConversationSummary, IpcError, ReadSource } from '../../../shared/ipc';
+import { dayRange, groupByDay, parseDateKey, type DayGroup } from '../../../shared/timeline';
+import { earmark } from '../bridge';
+import { CLINIC_TIME_ZONE } from './hub-timeline.svelte';
+
+/**
+ * The Conversations screen's state and its calls to main: the list (with when each conversation
+ * was and the record it became), its filters (status, device, day), the detail's lookups, and
+ * completing a conversation, which main then follows to its final status (conversation.changed).
+ * Kept at module level, so Back from a record returns to the same filters, rows and selection;
+ * another account starts over.
+ */
+
+export const PAGE_SIZE = 50;
+
+export type ConversationRef = { deviceId: string; conversationId: string };
+export const keyOf = (c: ConversationRef) => `${c.deviceId}/${c.conversationId}`;
+
+export type Follow =
+  { state: 'completing' } | { state: 'following' } | { state: 'failed'; error: IpcError };
+export type RecordLookup =
+  | { state: 'looking' }
+  | { state: 'found'; labelId: string }
+  | { state: 'none' }
+  | { state: 'failed'; error: IpcError };
+
+const isFinal = (status: ConversationStatus) => TERMINAL_STATUSES.includes(status);
+
+export class ConversationsStore {
+  accountId: string | null = null;
+  status = $state<ConversationStatus | ''>('');
+  deviceId = $state('');
+  /** A clinic-local day, YYYY-MM-DD; '' for every day. */
+  day = $state('');
+  devices = $state.raw<Device[]>([]);
+  items = $state.raw<ConversationSummary[]>([]);
+  hasMore = $state(false);
+  /** The first page of the current filters has arrived. */
+  loaded = $state(false);
+  loading = $state(false);
+  error = $state<IpcError | null>(null);
+  /** Where the rows came from: the service, or (offline) this computer's cache, and when. */
+  source = $state<ReadSource>('service');
+  fetchedAt = $state<string | null>(null);
+  /** The row whose detail is open. */
+  selectedKey = $state<string | null>(null);
+  /** The row that takes keyboard focus (roving tabindex); stays when the detail is closed. */
+  activeKey = $state<string | null>(null);
+  follows = $state<Record<string, Follow>>({});
+  records = $state<Record<string, RecordLookup>>({});
+  scrollTop = 0;
+  private nextPageToken: string | undefined;
+  private generation = 0;
+
+  constructor() {
+    // Main follows the conversations completed here to their final status and says so.
+    earmark.on('conversation.changed', ({ conversation }) => {
+      this.update(conversation);
+      const key = keyOf(conversation);
+      if (isFinal(conversation.status) && this.follows[key]?.state === 'following') {
+        delete this.follows[key];
+      }
+    });
+  }
+
+  get filtered(): boolean {
+    return this.status !== '' || this.deviceId !== '' || this.day !== '';
+  }
+
+  get selected(): ConversationSummary | null {
+    return this.items.find((s) => keyOf(s.conversation) === this.selectedKey) ?? null;
+  }
+
+  /** The rows by clinic-local day, newest first; those whose time is unknown apart. */
+  get groups(): { days: DayGroup<ConversationSummary>[]; undated: ConversationSummary[] } {
+    return groupByDay(this.items, (s) => s.startMs, CLINIC_TIME_ZONE);
+  }
+
+  /** Called by each new screen: the same account keeps what it had, another starts over. */
+  attach(accountId: string): void {
+    if (accountId === this.accountId && (this.loaded || this.loading)) return;
+    if (accountId !== this.accountId) {
+      this.accountId = accountId;
+      this.status = '';
+      this.deviceId = '';
+      this.day = '';
+      this.devices = [];
+      this.follows = {};
+      this.records = {};
+      this.scrollTop = 0;
+      void this.loadDevices();
+    }
+    this.restart();
+  }
+
+  async loadDevices(): Promise<void> {
+    const accountId = this.accountId;
+    const result = await earmark.invoke('devices.list', {});
+    if (result.ok && accountId === this.accountId) this.devices = result.value.value;
+  }
+
+  deviceName(deviceId: string): string {
+    return this.devices.find((d) => d.value === deviceId)?.displayName ?? deviceId;
+  }
+
+  /** New filters: drop what was loaded (and any answer still on its way) and load page one. */
+  restart(): void {
+    this.generation++;
+    this.items = [];
+    this.hasMore = false;
+    this.nextPageToken = undefined;
+    this.loaded = false;
+    this.loading = false;
+    this.error = null;
+    this.selectedKey = null;
+    this.activeKey = null;
+    this.scrollTop = 0;
+    void this.loadPage();
+  }
+
+  clearFilters(): void {
+    this.status = '';
+    this.deviceId = '';
+    this.day = '';
+    this.restart();
+  }
+
+  /** The day filter as the range main filters by (the clinic's local day, 23–25 hours). */
+  private dayFilter(): { startMs: number; endMs: number } | Record<string, never> {
+    const date = this.day ? parseDateKey(this.day) : undefined;
+    return date ? dayRange(date, CLINIC_TIME_ZONE) : {};
+  }
+
+  async loadPage(): Promise<void> {
+    if (this.loading || (this.loaded && !this.hasMore)) return;
+    const generation = this.generation;
+    this.loading = true;
+    this.error = null;
+    const result = await earmark.invoke('conversations.list', {
+      pageSize: PAGE_SIZE,
+      ...(this.nextPageToken ? { pageToken: this.nextPageToken } : {}),
+      ...(this.status ? { status: this.status } : {}),
+      ...(this.deviceId ? { deviceId: this.deviceId } : {}),
+      ...this.dayFilter(),
+    });
+    if (generation !== this.generation) return; // the filters changed meanwhile
+    this.loading = false;
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    const { value: page, source, fetchedAt } = result.value;
+    const seen = Object.fromEntries(this.items.map((s) => [keyOf(s.conversation), true]));
+    // A conversation that changed status between pages may come twice: keep the first.
+    this.items = [...this.items, ...page.items.filter((s) => !seen[keyOf(s.conversation)])];
+    this.nextPageToken = page.nextPageToken;
+    this.hasMore = page.hasMore && page.nextPageToken !== undefined;
+    this.source = source;
+    this.fetchedAt = fetchedAt;
+    this.loaded = true;
+    // A page filtered here (a service without the day filter) may bring no row: ask on.
+    if (this.day && this.hasMore && page.items.length === 0) void this.loadPage();
+  }
+
+  /** Puts a fresher copy of a conversation in its row. */
+  update(conversation: Conversation): void {
+    const key = keyOf(conversation);
+    this.items = this.items.map((s) =>
+      keyOf(s.conversation) === key
+        ? {
+            ...s,
+            conversation,
+            labelId: conversation.labelId ?? s.labelId,
+          }
+        : s,
+    );
+  }
+
+  /** POST complete; main then follows it until it settles (conversation.changed). */
+  async complete(conversation: Conversation): Promise<void> {
+    const key = keyOf(conversation);
+    const now = this.follows[key]?.state;
+    if (now === 'completing' || now === 'following') return;
+    const accountId = this.accountId;
+    this.follows[key] = { state: 'completing' };
+    const result = await earmark.invoke('hub.complete', {
+      deviceId: conversation.deviceId,
+      conversationId: conversation.conversationId,
+    });
+    if (accountId !== this.accountId) return;
+    if (!result.ok) {
+      this.follows[key] = { state: 'failed', error: result.error };
+      return;
+    }
+    this.update(result.value);
+    await this.follow(result.value);
+  }
+
+  /** Has main follow the conversation to its final status (or look once, if it is final). */
+  async follow(conversation: Conversation): Promise<void> {
+    const key = keyOf(conversation);
+    const accountId = this.accountId;
+    this.follows[key] = { state: 'following' };
+    const result = await earmark.invoke('conversations.follow', {
+      deviceId: conversation.deviceId,
+      conversationId: conversation.conversationId,
+    });
+    if (accountId !== this.accountId) return;
+    if (!result.ok) {
+      this.follows[key] = { state: 'failed', error: result.error };
+      return;
+    }
+    this.update(result.value.value);
+    if (isFinal(result.value.value.status)) delete this.follows[key];
+  }
+
+  /**
+   * The record a conversation became: the one its row names, else asked of main (which finds it
+   * by the range this app created it from). Asked once per conversation.
+   */
+  async findRecord(summary: ConversationSummary): Promise<void> {
+    const key = keyOf(summary.conversation);
+    if (summary.labelId) {
+      this.records[key] = { state: 'found', labelId: summary.labelId };
+      return;
+    }
+    const accountId = this.accountId;
+    this.records[key] = { state: 'looking' };
+    const result = await earmark.invoke('conversations.record', {
+      deviceId: summary.conversation.deviceId,
+      conversationId: summary.conversation.conversationId,
+    });
+    if (accountId !== this.accountId) return;
+    this.records[key] = !result.ok
+      ? { state: 'failed', error: result.error }
+      : result.value.value
+        ? { state: 'found', labelId: result.value.value.id }
+        : { state: 'none' };
+  }
+}
+
+export const conversations = new ConversationsStore();
