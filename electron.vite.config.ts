@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
+import { rendererBundleReport } from './scripts/build/renderer-bundle-report';
 
 export default defineConfig({
   main: {
@@ -28,6 +29,6 @@ export default defineConfig({
   renderer: {
     root: resolve('src/renderer'),
     build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
-    plugins: [svelte()],
+    plugins: [svelte(), rendererBundleReport()],
   },
 });

@@ -19,6 +19,13 @@ const forbid = (...groups) => ({
   ],
 });
 
+const rendererBoundaries = [
+  ['main', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
+  ['preload', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
+  ['service', 'The renderer never talks to the service directly.'],
+  ['node', 'The renderer runs in a browser: no Node-only modules.'],
+];
+
 const nodeBuiltins = [
   'node:*',
   'fs',
@@ -118,11 +125,40 @@ export default tseslint.config(
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: forbid(
-      ['main', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
-      ['preload', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
-      ['service', 'The renderer never talks to the service directly.'],
-      ['node', 'The renderer runs in a browser: no Node-only modules.'],
-    ),
+    rules: {
+      ...forbid(...rendererBoundaries),
+      // The contract's modules hold TypeBox schemas: the renderer takes their types only, and
+      // values from the schema-free modules, so no schema code reaches its bundle.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // shared/api and shared/ipc and their modules, except the schema-free ones.
+              regex: '/shared/(api|ipc)(/(?!values$|constants$)[^/]+)?$',
+              allowTypeImports: true,
+              message:
+                'Types only from the contract in the renderer (its modules carry TypeBox schemas); values come from shared/api/values and shared/ipc/constants.',
+            },
+            {
+              group: ['@sinclair/typebox', '@sinclair/typebox/*'],
+              message: 'TypeBox stays out of the renderer bundle.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Components render: a screen's state and its IPC calls live in a store under lib/.
+    files: [
+      'src/renderer/src/components/**',
+      'src/renderer/src/screens/**',
+      'src/renderer/src/*.svelte',
+    ],
+    rules: forbid(...rendererBoundaries, [
+      'bridge',
+      'Components and screens render; their IPC calls live in a store under src/renderer/src/lib.',
+    ]),
   },
 );

@@ -49,6 +49,7 @@ type ReadOnlyChannel =
   | 'hub.minutes'
   | 'hub.preview'
   | 'hub.createdRanges'
+  | 'hub.bands'
   | 'conversations.list'
   | 'conversations.get'
   | 'conversations.follow'

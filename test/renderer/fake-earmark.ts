@@ -24,6 +24,11 @@ export class FakeEarmark implements EarmarkApi {
   private readonly failures = new Map<ChannelName, IpcError>();
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
 
+  constructor() {
+    // The connection store asks once, when it is first imported: online unless a test says not.
+    this.handle('app.connection', () => ({ state: 'online', lastError: null, checkedAt: null }));
+  }
+
   handle<C extends ChannelName>(channel: C, handler: Handler<C>): this {
     this.failures.delete(channel);
     this.handlers.set(channel, handler as unknown as Handler<never>);

@@ -1,4 +1,10 @@
-import type { AccountSummary, IpcError } from '../../../shared/ipc';
+import type {
+  AccountSummary,
+  ChannelInput,
+  DiagnosticsReport,
+  IpcError,
+  IpcResult,
+} from '../../../shared/ipc';
 import { earmark } from '../bridge';
 
 /** The accounts the main process knows, kept current by its accounts.changed event. */
@@ -19,6 +25,36 @@ class AccountsState {
     if (result.ok) this.list = result.value;
     else this.error = result.error;
     this.loaded = true;
+  }
+
+  /** Connects an account (its key goes to the keychain unless `sessionOnly`); it becomes active. */
+  async add(input: ChannelInput<'accounts.add'>): Promise<IpcResult<AccountSummary>> {
+    return earmark.invoke('accounts.add', input);
+  }
+
+  /** Opens the demo clinic on this computer, as an account. */
+  async openDemo(): Promise<IpcResult<AccountSummary>> {
+    return earmark.invoke('accounts.openDemo', {});
+  }
+
+  async activate(accountId: string): Promise<void> {
+    await earmark.invoke('accounts.activate', { accountId });
+  }
+
+  /** Removes the account; its key is deleted from the keychain. */
+  async remove(accountId: string): Promise<void> {
+    await earmark.invoke('accounts.remove', { accountId });
+  }
+
+  /** Asks the service about the active key again (the list follows through accounts.changed). */
+  async checkKey(): Promise<IpcError | null> {
+    const result = await earmark.invoke('identity.me', {});
+    return result.ok ? null : result.error;
+  }
+
+  /** Diagnoses the connection of the active account, step by step. */
+  async diagnose(): Promise<IpcResult<DiagnosticsReport>> {
+    return earmark.invoke('accounts.diagnose', {});
   }
 }
 

@@ -3,8 +3,8 @@ import { TERMINAL_STATUSES } from '../../../shared/api/values';
 import type { ConversationSummary, IpcError, ReadSource } from '../../../shared/ipc';
 import { dayRange, groupByDay, parseDateKey, type DayGroup } from '../../../shared/timeline';
 import { earmark } from '../bridge';
-import { CLINIC_TIME_ZONE } from './hub-timeline.svelte';
 
+import { CLINIC_TIME_ZONE } from './clinic-time';
 /**
  * The Conversations screen's state and its calls to main: the list (with when each conversation
  * was and the record it became), its filters (status, device, day), the detail's lookups, and

@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '../../../shared/api/values';
 import type { Slot } from '../../../shared/timeline';
 
 export interface TimelineColors {
@@ -12,7 +13,6 @@ export interface TimelineView {
   endMs: number;
 }
 
-const MINUTE_MS = 60_000;
 const BASELINE_PX = 2;
 
 /** Reads the colour tokens from CSS, so the canvas follows the light or dark theme. */

@@ -1,4 +1,5 @@
-import type { LabelFilter, UnfinishedExport } from '../../../shared/ipc';
+import type { IpcError, LabelFilter, UnfinishedExport } from '../../../shared/ipc';
+import { earmark } from '../bridge';
 
 /** What the export dialog exports: recordings by id, a filter's, or the rest of an export. */
 export type ExportSubject =
@@ -59,3 +60,29 @@ class ExportDialogState {
 }
 
 export const exportDialog = new ExportDialogState();
+
+/**
+ * Exports that stopped before they finished (the app closed or crashed, a disk filled up), as
+ * the Recordings screen offers them: go on with one (in the export dialog) or discard it.
+ */
+export class UnfinishedExports {
+  list = $state.raw<UnfinishedExport[]>([]);
+  discardError = $state.raw<IpcError | null>(null);
+
+  async load(): Promise<void> {
+    const result = await earmark.invoke('export.unfinished', {});
+    if (result.ok) this.list = result.value;
+  }
+
+  /** Opens the export dialog on it; the list is read again when the dialog is done. */
+  resume(stopped: UnfinishedExport): void {
+    exportDialog.open({ resume: stopped }, stopped.total, () => void this.load());
+  }
+
+  async discard(stopped: UnfinishedExport): Promise<void> {
+    this.discardError = null;
+    const result = await earmark.invoke('export.discard', { journalId: stopped.journalId });
+    if (!result.ok) this.discardError = result.error;
+    await this.load();
+  }
+}

@@ -16,7 +16,7 @@ export type Layout = 'columns' | 'list';
  * The Follow-ups screen's state, at module level so that leaving the screen (to open a recording)
  * and coming back keeps the board, filter, layout and selection; another account starts over.
  */
-class FollowUpsState {
+export class FollowUpsState {
   accountId: string | null = null;
   boards = $state.raw<TaskBoard[]>([]);
   boardsLoaded = $state(false);
@@ -101,6 +101,11 @@ class FollowUpsState {
     const { value: view, ...from } = result.value;
     this.view = { ...view, ...from };
     this.boards = this.boards.map((b) => (b.id === boardId ? view.board : b));
+  }
+
+  /** Opens a task's web link in the system's browser (main allows http and https only). */
+  openExternal(url: string): void {
+    void earmark.invoke('app.openExternal', { url });
   }
 
   selectBoard(boardId: string): void {

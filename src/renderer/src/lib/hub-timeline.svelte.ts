@@ -19,8 +19,7 @@ import {
   type LocalDate,
 } from '../../../shared/timeline';
 import { earmark } from '../bridge';
-
-export const CLINIC_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+import { CLINIC_TIME_ZONE } from './clinic-time';
 
 export interface Selection {
   anchorMs: number;
@@ -37,7 +36,7 @@ export type CreateOutcome =
  * The hub timeline screen's state: device and day, the day's minutes (cached per device and
  * day, so returning to a day paints at once), the view, the selection and what was made of it.
  */
-class HubTimelineState {
+export class HubTimelineState {
   devices = $state<Device[]>([]);
   deviceId = $state<string | null>(null);
   date = $state<LocalDate>(localDate(Date.now(), CLINIC_TIME_ZONE));
@@ -79,6 +78,8 @@ class HubTimelineState {
   overlap = $derived(this.range ? (overlappingBand(this.range, this.bands) ?? null) : null);
   totals = $derived(this.range ? selectionTotals(this.minutes ?? [], this.range) : null);
 
+  // Bookkeeping, never drawn: plain collections, not reactive ones.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private readonly cache = new Map<string, TimelineMinute[]>();
   private loadToken = 0;
 

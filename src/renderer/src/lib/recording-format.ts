@@ -1,20 +1,18 @@
-import { formatDuration, machineTimeZone } from '../../../shared/timeline';
+import { formatDuration } from '../../../shared/timeline';
+import { CLINIC_TIME_ZONE } from './clinic-time';
 
 /** How the Recordings screen writes a recording's times: clinic-local, in the user's locale. */
-
-/** The clinic's zone: the computer's (see README, "Configuration"). */
-export const TIME_ZONE = machineTimeZone();
 
 const dayFormat = new Intl.DateTimeFormat(undefined, {
   day: '2-digit',
   month: 'short',
   year: 'numeric',
-  timeZone: TIME_ZONE,
+  timeZone: CLINIC_TIME_ZONE,
 });
 const clockFormat = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
-  timeZone: TIME_ZONE,
+  timeZone: CLINIC_TIME_ZONE,
 });
 
 /** "12 Mar 2026" (two-digit days, so a column of them lines up). */

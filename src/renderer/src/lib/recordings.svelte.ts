@@ -51,7 +51,7 @@ export interface PageError {
  * cache first (an instant answer to paint), then of the service, whose answer replaces it (main
  * answers from the cache when the service is unreachable; `source` says which it was).
  */
-class RecordingsState {
+export class RecordingsState {
   accountId: string | null = null;
   filters = $state.raw<RecordingFilters>(DEFAULT_FILTERS);
   readonly query: FilterQuery = $derived(labelFilterOf(this.filters));
@@ -71,8 +71,11 @@ class RecordingsState {
   private generation = 0;
   /** The pages in view, nearest first. */
   private wanted: number[] = [0];
+  // Bookkeeping, never drawn: plain sets, not reactive ones.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private loading = new Set<number>();
   /** Pages the service has answered for (or the cache alone, offline). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private settled = new Set<number>();
 
   /** Called by each new screen: the same account keeps what it had, another starts over. */

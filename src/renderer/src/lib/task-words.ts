@@ -1,10 +1,9 @@
 import type { FieldType, Task, TaskBoard, TaskStatus } from '../../../shared/api';
 import { RECORD_LINK_PREFIX } from '../../../shared/ipc/constants';
-import { machineTimeZone } from '../../../shared/timeline';
+import { CLINIC_TIME_ZONE } from './clinic-time';
 
 /** Follow-ups in the interface's words, and the small rules of boards the screens share. */
 
-export const TIME_ZONE = machineTimeZone();
 export { OFFLINE_TIP } from './connection.svelte';
 
 export const FIELD_TYPE_WORDS: Record<FieldType, string> = {
@@ -98,9 +97,12 @@ export function visitLabel(visit: Visit): string {
 const stampFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'short',
-  timeZone: TIME_ZONE,
+  timeZone: CLINIC_TIME_ZONE,
 });
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: TIME_ZONE });
+const dayFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeZone: CLINIC_TIME_ZONE,
+});
 
 /** A timestamp in the clinic's zone: "12 Mar 2026, 14:05". */
 export const formatStamp = (iso: string | null | undefined): string => {

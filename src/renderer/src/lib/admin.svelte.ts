@@ -1,0 +1,166 @@
+import type { ApiKey, Delivery, Webhook } from '../../../shared/api';
+import type { EventType } from '../../../shared/api/values';
+import type { IpcError } from '../../../shared/ipc';
+import { earmark } from '../bridge';
+
+export interface NewWebhook {
+  url: string;
+  description: string;
+  /** The events it gets; undefined for all of them. */
+  eventTypes?: EventType[];
+}
+
+/**
+ * The Webhooks screen's state and calls: the organization's webhooks, the selected one's
+ * delivery log, test, enable, delete and create (whose answer is the only time the secret is
+ * shown: it is returned to the caller, never kept here).
+ */
+export class WebhooksStore {
+  webhooks = $state.raw<Webhook[]>([]);
+  loaded = $state(false);
+  loading = $state(false);
+  error = $state.raw<IpcError | null>(null);
+  selectedId = $state<string | null>(null);
+  deliveries = $state.raw<Delivery[] | null>(null);
+  deliveriesError = $state.raw<IpcError | null>(null);
+  loadingDeliveries = $state(false);
+  busy = $state<'test' | 'enable' | 'delete' | 'create' | null>(null);
+  actionError = $state.raw<IpcError | null>(null);
+  testOutcome = $state<string | null>(null);
+
+  get selected(): Webhook | null {
+    return this.webhooks.find((w) => w.id === this.selectedId) ?? null;
+  }
+
+  async load(): Promise<void> {
+    this.loading = true;
+    this.error = null;
+    const result = await earmark.invoke('admin.webhooks', {});
+    this.loading = false;
+    this.loaded = true;
+    if (result.ok) this.webhooks = result.value;
+    else this.error = result.error;
+  }
+
+  select(webhook: Webhook): void {
+    if (this.selectedId === webhook.id) return;
+    this.selectedId = webhook.id;
+    this.deliveries = null;
+    this.actionError = null;
+    this.testOutcome = null;
+    void this.loadDeliveries(webhook.id);
+  }
+
+  async loadDeliveries(webhookId: string): Promise<void> {
+    this.loadingDeliveries = true;
+    this.deliveriesError = null;
+    const result = await earmark.invoke('admin.deliveries', { webhookId });
+    if (webhookId !== this.selectedId) return;
+    this.loadingDeliveries = false;
+    if (result.ok) this.deliveries = result.value;
+    else this.deliveriesError = result.error;
+  }
+
+  /** Sends a test ping; then the log and the list (its failure count) are read again. */
+  async sendTest(webhook: Webhook): Promise<void> {
+    this.busy = 'test';
+    this.actionError = null;
+    this.testOutcome = null;
+    const result = await earmark.invoke('admin.testWebhook', { webhookId: webhook.id });
+    this.busy = null;
+    if (!result.ok) {
+      this.actionError = result.error;
+      return;
+    }
+    this.testOutcome = result.value.success
+      ? 'Test ping delivered.'
+      : 'The test ping was not delivered; the log below says why. The service retries it.';
+    await this.reloadLog(webhook.id);
+  }
+
+  /** Reads the webhook's delivery log and the list (its failure count) again. */
+  async reloadLog(webhookId: string): Promise<void> {
+    await Promise.all([this.loadDeliveries(webhookId), this.refreshList()]);
+  }
+
+  async enable(webhook: Webhook): Promise<void> {
+    this.busy = 'enable';
+    this.actionError = null;
+    const result = await earmark.invoke('admin.enableWebhook', { webhookId: webhook.id });
+    this.busy = null;
+    if (result.ok) this.webhooks = result.value;
+    else this.actionError = result.error;
+  }
+
+  /** Deletes it; true when it is gone. */
+  async remove(webhook: Webhook): Promise<boolean> {
+    this.busy = 'delete';
+    this.actionError = null;
+    const result = await earmark.invoke('admin.deleteWebhook', { webhookId: webhook.id });
+    this.busy = null;
+    if (!result.ok) {
+      this.actionError = result.error;
+      return false;
+    }
+    this.webhooks = result.value;
+    this.selectedId = null;
+    return true;
+  }
+
+  /** Creates one and selects it; the answer carries its secret (shown once), or the error. */
+  async create(input: NewWebhook): Promise<{ secret: string; url: string } | IpcError> {
+    this.busy = 'create';
+    const result = await earmark.invoke('admin.createWebhook', input);
+    this.busy = null;
+    if (!result.ok) return result.error;
+    const { secret, ...webhook } = result.value;
+    this.webhooks = [...this.webhooks, webhook];
+    this.selectedId = webhook.id;
+    this.deliveries = [];
+    this.testOutcome = null;
+    this.actionError = null;
+    return { secret, url: webhook.url };
+  }
+
+  private async refreshList(): Promise<void> {
+    const result = await earmark.invoke('admin.webhooks', {});
+    if (result.ok) this.webhooks = result.value;
+  }
+}
+
+/** The API keys screen's state and calls: the organization's keys and revoking one. */
+export class ApiKeysStore {
+  keys = $state.raw<ApiKey[]>([]);
+  loaded = $state(false);
+  loading = $state(false);
+  error = $state.raw<IpcError | null>(null);
+  busy = $state(false);
+  revokeError = $state.raw<IpcError | null>(null);
+  /** What the last revoke did, in words. */
+  revoked = $state<string | null>(null);
+
+  async load(): Promise<void> {
+    this.loading = true;
+    this.error = null;
+    const result = await earmark.invoke('admin.apiKeys', {});
+    this.loading = false;
+    this.loaded = true;
+    if (result.ok) this.keys = result.value;
+    else this.error = result.error;
+  }
+
+  /** Revokes the key; true when it is revoked. */
+  async revoke(key: ApiKey): Promise<boolean> {
+    this.busy = true;
+    this.revokeError = null;
+    const result = await earmark.invoke('admin.revokeApiKey', { keyId: key.id });
+    this.busy = false;
+    if (!result.ok) {
+      this.revokeError = result.error;
+      return false;
+    }
+    this.keys = result.value;
+    this.revoked = `“${key.name}” (${key.keyPrefix}) is revoked.`;
+    return true;
+  }
+}

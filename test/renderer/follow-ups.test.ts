@@ -1,0 +1,140 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Task, TaskBoard } from '../../src/shared/api';
+import type { BoardView, Sourced } from '../../src/shared/ipc';
+import { withFake } from './fake-earmark';
+
+const { fake, module } = await withFake(
+  () => import('../../src/renderer/src/lib/follow-ups.svelte'),
+);
+const { FollowUpsState } = module;
+
+const settle = async () => {
+  for (let i = 0; i < 4; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
+  value,
+  source,
+  fetchedAt: '2026-11-24T08:00:00.000Z',
+});
+const board = (id: string): TaskBoard => ({
+  id,
+  name: `Board ${id}`,
+  statuses: [
+    { id: 'todo', name: 'To do', category: 'open' },
+    { id: 'done', name: 'Done', category: 'done' },
+  ],
+  fields: [],
+  createdAt: '2026-11-01T00:00:00.000Z',
+});
+const task = (id: string, boardId: string, extra: Partial<Task> = {}): Task => ({
+  id,
+  boardId,
+  title: `Task ${id}`,
+  groupKey: 'label-1',
+  fields: {},
+  linkUrl: '',
+  description: '',
+  assignee: '',
+  dueDate: '',
+  completedAt: '',
+  completedAtIso: null,
+  statusId: 'todo',
+  createdAt: '2026-11-23T11:00:00.000Z',
+  updatedAt: '2026-11-23T11:00:00.000Z',
+  ...extra,
+});
+const view = (boardId: string, tasks: Task[]): BoardView => ({
+  board: board(boardId),
+  tasks,
+  total: tasks.length,
+  comments: {},
+});
+
+describe('the Follow-ups store', () => {
+  let store: InstanceType<typeof FollowUpsState>;
+  beforeEach(() => {
+    fake.calls.length = 0;
+    fake.handle('followUps.boards', () => sourced([board('b-1'), board('b-2')], 'cache'));
+    fake.handle('followUps.board', ({ boardId }) =>
+      sourced(view(boardId, [task(`${boardId}-t1`, boardId)])),
+    );
+    store = new FollowUpsState();
+  });
+
+  it('reads the boards (saying they are the cache’s) and opens the first', async () => {
+    store.attach('account-1');
+    await settle();
+    expect(store.boards.map((b) => b.id)).toEqual(['b-1', 'b-2']);
+    expect(store.boardsSource).toBe('cache');
+    expect(store.board?.id).toBe('b-1');
+    expect(store.view?.tasks.map((t) => t.id)).toEqual(['b-1-t1']);
+  });
+
+  it('opens a task shown from a record before the screen attaches, and keeps it', async () => {
+    store.show('account-1', 'b-2', 'b-2-t1');
+    store.attach('account-1');
+    await settle();
+    expect(store.board?.id).toBe('b-2');
+    expect(store.selected?.id).toBe('b-2-t1');
+    expect(store.filter).toBe('all');
+    store.attach('account-2'); // another account starts over
+    expect(store.selectedTaskId).toBeNull();
+    expect(store.filter).toBe('open');
+  });
+
+  it('keeps only the board chosen last when answers cross', async () => {
+    const answers = new Map<string, () => void>();
+    fake.handle(
+      'followUps.board',
+      ({ boardId }) =>
+        new Promise((resolve) =>
+          answers.set(boardId, () =>
+            resolve(sourced(view(boardId, [task(`${boardId}-t`, boardId)]))),
+          ),
+        ),
+    );
+    store.attach('account-1');
+    await settle();
+    store.selectBoard('b-2');
+    await settle();
+    answers.get('b-2')!();
+    await settle();
+    answers.get('b-1')!();
+    await settle();
+    expect(store.view?.board.id).toBe('b-2');
+  });
+
+  it('sends only the changed fields of a task and shows the service’s answer', async () => {
+    fake.handle('followUps.patchTask', ({ taskId }) =>
+      task(taskId, 'b-1', { statusId: 'done', completedAtIso: '2026-11-24T09:00:00.000Z' }),
+    );
+    store.attach('account-1');
+    await settle();
+    await store.patchTask('b-1-t1', { statusId: 'done' });
+    expect(fake.callsOf('followUps.patchTask')).toEqual([
+      { taskId: 'b-1-t1', patch: { statusId: 'done' } },
+    ]);
+    expect(store.view?.tasks[0]!.statusId).toBe('done');
+  });
+
+  it('adds a comment under its task; a refused one changes nothing', async () => {
+    fake.handle('followUps.comment', ({ taskId, body }) => ({
+      id: 'c-1',
+      taskId,
+      body,
+      authorEmail: 'vet@example.com',
+      createdAt: '2026-11-24T09:00:00.000Z',
+    }));
+    store.attach('account-1');
+    await settle();
+    await store.comment('b-1-t1', 'Owner called back.');
+    expect(store.view?.comments['b-1-t1']?.map((c) => c.body)).toEqual(['Owner called back.']);
+    fake.fail('followUps.comment', {
+      kind: 'offline',
+      message: 'The clinic service cannot be reached.',
+    });
+    const refused = await store.comment('b-1-t1', 'Again');
+    expect(refused.ok).toBe(false);
+    expect(store.view?.comments['b-1-t1']).toHaveLength(1);
+  });
+});

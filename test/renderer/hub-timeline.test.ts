@@ -1,0 +1,191 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Conversation, TimelineMinute } from '../../src/shared/api';
+import type { Sourced } from '../../src/shared/ipc';
+import { dayRange, localDate, type ConversationBand } from '../../src/shared/timeline';
+import { CLINIC_TIME_ZONE } from '../../src/renderer/src/lib/clinic-time';
+import { withFake } from './fake-earmark';
+
+const { fake, module } = await withFake(
+  () => import('../../src/renderer/src/lib/hub-timeline.svelte'),
+);
+const { HubTimelineState } = module;
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const MINUTE = 60_000;
+const today = dayRange(localDate(Date.now(), CLINIC_TIME_ZONE), CLINIC_TIME_ZONE);
+const at = (minute: number) => today.startMs + minute * MINUTE;
+
+const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
+  value,
+  source,
+  fetchedAt: new Date().toISOString(),
+});
+const speech = (minute: number): TimelineMinute => ({
+  minuteStartMs: at(minute),
+  vadIsSilent: false,
+  vadSpeechDurationMs: 30_000,
+  transcriptText: `words at ${minute}`,
+  diarizedTranscriptText: '',
+});
+/** Two consults: minutes 600-605 and 700-705 (10:00 and 11:40). */
+const MINUTES = [...[600, 601, 602, 603, 604, 605], ...[700, 701, 702, 703, 704, 705]].map(speech);
+const band = (startMinute: number, endMinute: number, extra: Partial<ConversationBand> = {}) =>
+  ({
+    startMs: at(startMinute),
+    endMs: at(endMinute),
+    conversationId: `c-${startMinute}`,
+    status: 'UPLOADED',
+    labelId: `label-${startMinute}`,
+    createdHere: false,
+    source: 'service',
+    ...extra,
+  }) satisfies ConversationBand;
+const conversation = (id: string, status: Conversation['status'], labelId?: string) =>
+  ({
+    conversationId: id,
+    deviceId: 'hub-1',
+    status,
+    speechMinuteCount: 6,
+    transcriptState: 'PENDING',
+    isImportable: false,
+    notImportableReason: '',
+    transcriptText: '',
+    ...(labelId ? { labelId } : {}),
+  }) satisfies Conversation;
+
+describe('the hub timeline store', () => {
+  let store: InstanceType<typeof HubTimelineState>;
+  beforeEach(() => {
+    fake.calls.length = 0;
+    fake.handle('devices.list', () =>
+      sourced([
+        { value: 'hub-1', displayName: 'Consult Room 1', serial: 'S1' },
+        { value: 'hub-2', displayName: 'Surgery Prep', serial: 'S2' },
+      ]),
+    );
+    fake.handle('hub.minutes', ({ deviceId, startMs, endMs }) =>
+      sourced({ deviceId, startMs, endMs, minutes: deviceId === 'hub-1' ? MINUTES : [] }),
+    );
+    fake.handle('hub.bands', () => sourced([band(600, 606)]));
+    store = new HubTimelineState();
+  });
+
+  it('loads the first device’s day with its bands; a consult a band covers is shown as it', async () => {
+    await store.loadDevices();
+    await settle();
+    expect(store.deviceId).toBe('hub-1');
+    expect(fake.callsOf('hub.minutes')).toEqual([{ deviceId: 'hub-1', ...today }]);
+    expect(fake.callsOf('hub.bands')).toEqual([{ deviceId: 'hub-1', ...today }]);
+    expect(
+      store.suggestions.map((s) => [s.startMs, s.endMs, s.covering?.conversationId ?? null]),
+    ).toEqual([
+      [at(600), at(606), 'c-600'],
+      [at(700), at(706), null],
+    ]);
+  });
+
+  it('offers no suggestion before the day’s bands are known', async () => {
+    let answer: (bands: Sourced<ConversationBand[]>) => void = () => {};
+    fake.handle('hub.bands', () => new Promise((resolve) => (answer = resolve)));
+    await store.loadDevices();
+    expect(store.consults).toHaveLength(2);
+    expect(store.suggestions).toEqual([]);
+    answer(sourced([]));
+    await settle();
+    expect(store.suggestions).toHaveLength(2);
+  });
+
+  it('says a selection overlaps a known conversation, and not one beside it', async () => {
+    await store.loadDevices();
+    await settle();
+    store.select(at(604), at(620));
+    expect(store.overlap?.conversationId).toBe('c-600');
+    store.select(at(606), at(620));
+    expect(store.overlap).toBeNull();
+  });
+
+  it('paints a day fetched before at once; offline that day keeps its minutes, an unknown one says why', async () => {
+    await store.loadDevices();
+    store.setDevice('hub-2');
+    await settle();
+    fake.fail('hub.minutes', { kind: 'offline', message: 'The clinic service cannot be reached.' });
+    store.setDevice('hub-1');
+    expect(store.minutes).toEqual(MINUTES); // from the day cache, before main answers
+    await settle();
+    expect(store.minutes).toEqual(MINUTES);
+    expect(store.error).toBeNull();
+    store.shiftDay(-1);
+    await settle();
+    expect(store.minutes).toBeNull();
+    expect(store.error?.kind).toBe('offline');
+  });
+
+  it('shows the service’s refusal of a create as it is', async () => {
+    await store.loadDevices();
+    fake.handle('hub.create', () => ({
+      success: false,
+      message: 'The range overlaps the 10:00–10:06 UTC conversation (c-600).',
+    }));
+    store.select(at(600), at(606));
+    await store.create();
+    expect(store.outcome).toEqual({
+      state: 'refused',
+      message: 'The range overlaps the 10:00–10:06 UTC conversation (c-600).',
+    });
+  });
+
+  it('creates, completes, follows through main and finds the record it became', async () => {
+    await store.loadDevices();
+    await settle();
+    fake.handle('hub.create', () => ({ success: true, conversation: { conversationId: 'new' } }));
+    fake.handle('conversations.get', () => sourced(conversation('new', 'ACTIVE')));
+    store.select(at(700), at(705)); // the focus minute is included: [700, 706)
+    await store.create();
+    expect(fake.callsOf('hub.create')).toEqual([
+      { deviceId: 'hub-1', startMs: at(700), endMs: at(706) },
+    ]);
+    expect(store.outcome).toMatchObject({ state: 'created', recordId: null });
+    const bandsAsked = fake.callsOf('hub.bands').length;
+
+    fake.handle('hub.complete', () => conversation('new', 'COMPLETED'));
+    fake.handle('conversations.follow', () => sourced(conversation('new', 'PROCESSING')));
+    await store.complete();
+    expect(store.outcome).toMatchObject({ conversation: { status: 'PROCESSING' } });
+
+    // Main pushes the final status; the service named no record, so main is asked for it.
+    fake.handle('conversations.record', () =>
+      sourced({
+        id: 'label-new',
+        type: 'HubMic',
+        fromTime: new Date(at(700)).toISOString(),
+        toTime: new Date(at(706)).toISOString(),
+        patient: null,
+        friendlyName: '',
+        deviceSerial: 'S1',
+        ownedPatientNotes: null,
+      }),
+    );
+    fake.emit('conversation.changed', {
+      deviceId: 'hub-1',
+      conversation: conversation('new', 'UPLOADED'),
+    });
+    await settle();
+    await settle();
+    expect(store.outcome).toMatchObject({
+      state: 'created',
+      conversation: { status: 'UPLOADED' },
+      recordId: 'label-new',
+    });
+    expect(fake.callsOf('hub.bands').length).toBeGreaterThan(bandsAsked);
+  });
+
+  it('keeps a band’s status current as main follows its conversation', async () => {
+    await store.loadDevices();
+    await settle();
+    fake.emit('conversation.changed', {
+      deviceId: 'hub-1',
+      conversation: conversation('c-600', 'FAILED'),
+    });
+    expect(store.bands[0]!.status).toBe('FAILED');
+  });
+});

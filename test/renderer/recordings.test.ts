@@ -1,0 +1,133 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Label } from '../../src/shared/api';
+import type { ChannelInput, LabelPage, Sourced } from '../../src/shared/ipc';
+import { DEFAULT_FILTERS } from '../../src/shared/label-filter';
+import { withFake } from './fake-earmark';
+
+const { fake, module } = await withFake(
+  () => import('../../src/renderer/src/lib/recordings.svelte'),
+);
+const { RecordingsState, PAGE_SIZE } = module;
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+const label = (n: number, patient = 'Bella'): Label => ({
+  id: `label-${n}`,
+  type: 'HubMic',
+  fromTime: new Date(Date.UTC(2026, 10, 23, 10) - n * 60_000).toISOString(),
+  toTime: new Date(Date.UTC(2026, 10, 23, 10) - n * 60_000 + 30_000).toISOString(),
+  patient: { id: `p-${patient}`, name: patient },
+  ownedPatientNotes: null,
+  friendlyName: '',
+  deviceSerial: 'S1',
+});
+const page = (offset: number, total: number, patient?: string): LabelPage => ({
+  items: Array.from({ length: Math.max(0, Math.min(PAGE_SIZE, total - offset)) }, (_, i) =>
+    label(offset + i, patient),
+  ),
+  total,
+});
+const sourced = (value: LabelPage, source: 'service' | 'cache'): Sourced<LabelPage> => ({
+  value,
+  source,
+  fetchedAt: '2026-11-24T08:00:00.000Z',
+});
+type Asked = ChannelInput<'labels.list'>;
+
+describe('the Recordings store', () => {
+  let store: InstanceType<typeof RecordingsState>;
+  beforeEach(() => {
+    fake.calls.length = 0;
+    store = new RecordingsState();
+  });
+
+  it('paints the cache’s page first, then the service’s answer replaces it', async () => {
+    let serviceAnswer: (value: Sourced<LabelPage>) => void = () => {};
+    fake.handle('labels.list', (asked: Asked) =>
+      asked.source === 'cache'
+        ? sourced(page(0, 120, 'Cached'), 'cache')
+        : new Promise((resolve) => (serviceAnswer = resolve)),
+    );
+    store.attach('account-1');
+    await settle();
+    expect(store.rowAt(0)?.patient?.name).toBe('Cached');
+    expect(store.total).toBe(120);
+    serviceAnswer(sourced(page(0, 130, 'Fresh'), 'service'));
+    await settle();
+    expect(store.rowAt(0)?.patient?.name).toBe('Fresh');
+    expect(store.total).toBe(130);
+    expect(store.source).toBe('service');
+    const asked = fake.callsOf('labels.list');
+    expect(asked.map((a) => a.source).sort()).toEqual(['cache', 'service']);
+    expect(asked[0]).toMatchObject({ limit: PAGE_SIZE, offset: 0, sortingProperty: 'FromTime' });
+  });
+
+  it('with the service unreachable keeps the cached rows, says so and when the cache was synced', async () => {
+    fake.fail('labels.list', { kind: 'offline', message: 'The clinic service cannot be reached.' });
+    store.attach('account-1');
+    await settle();
+    expect(store.error?.error.kind).toBe('offline'); // nothing cached either: it says why
+    // Main answers a cached page when the service is unreachable (source: 'cache').
+    fake.handle('labels.list', () => sourced(page(0, 3), 'cache'));
+    store.retry();
+    await settle();
+    expect(store.error).toBeNull();
+    expect(store.rowAt(2)?.id).toBe('label-2');
+    expect(store.source).toBe('cache');
+    expect(store.syncedAt).toBe('2026-11-24T08:00:00.000Z');
+  });
+
+  it('asks for the pages in view, two at a time, and never for pages scrolled past', async () => {
+    const waiting: (() => void)[] = [];
+    fake.handle('labels.list', (asked: Asked) =>
+      asked.source === 'cache'
+        ? sourced({ items: [], total: 1000 }, 'cache')
+        : new Promise((resolve) =>
+            waiting.push(() => resolve(sourced(page(asked.offset ?? 0, 1000), 'service'))),
+          ),
+    );
+    store.attach('account-1');
+    await settle();
+    store.want([3, 4, 5]);
+    await settle();
+    const offsets = () =>
+      fake
+        .callsOf('labels.list')
+        .filter((a) => a.source === 'service')
+        .map((a) => a.offset);
+    expect(offsets()).toEqual([0, 300]); // page 0 was under way; one more fits
+    waiting.shift()!();
+    await settle();
+    expect(offsets()).toEqual([0, 300, 400]);
+    while (waiting.length) {
+      waiting.shift()!();
+      await settle();
+    }
+    expect(offsets()).toEqual([0, 300, 400, 500]);
+    expect(store.rowAt(450)?.id).toBe('label-450');
+  });
+
+  it('drops the answers to an older filter; another account starts over', async () => {
+    let answer: (value: Sourced<LabelPage>) => void = () => {};
+    fake.handle('labels.list', (asked: Asked) =>
+      asked.source === 'cache'
+        ? sourced({ items: [], total: 0 }, 'cache')
+        : asked.patientSearch
+          ? sourced(page(0, 1, 'Biscuit'), 'service')
+          : new Promise((resolve) => (answer = resolve)),
+    );
+    store.attach('account-1');
+    await settle();
+    store.setFilters({ ...DEFAULT_FILTERS, patient: 'Biscuit' });
+    await settle();
+    answer(sourced(page(0, 50, 'Bella'), 'service'));
+    await settle();
+    expect(store.total).toBe(1);
+    expect(store.rowAt(0)?.patient?.name).toBe('Biscuit');
+    store.toggle('label-0');
+    store.attach('account-2');
+    expect(store.filters).toEqual(DEFAULT_FILTERS);
+    expect(store.selected.size).toBe(0);
+  });
+});
