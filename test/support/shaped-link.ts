@@ -20,28 +20,48 @@ export const CLINIC_LINK: LinkShape = { name: '50 Mbit/s, 40 ms', megabits: 50, 
 export const SLOW_LINK: LinkShape = { name: '10 Mbit/s, 80 ms', megabits: 10, rttMs: 80 };
 export const FAST_LINK: LinkShape = { name: '1 Gbit/s, 1 ms', megabits: 1000, rttMs: 1 };
 
-/** Pipes `from` into `to` through one direction of the link. */
+/**
+ * Pipes `from` into `to` through one direction of the link. Chunks wait in one queue, in order,
+ * each until its arrival time, behind one timer: a timer per chunk could deliver two chunks out
+ * of order (Node dates timers from the event loop's cached clock, not performance.now()), which
+ * would corrupt the stream.
+ */
 function direction(from: Socket, to: Socket, shape: LinkShape): void {
   const bytesPerMs = (shape.megabits * 1e6) / 8 / 1000;
   const oneWayMs = shape.rttMs / 2;
   /** When the last byte queued finishes crossing the wire (its serialization done). */
   let wireFreeAt = 0;
   let pending = 0;
+  let ended = false;
+  const queue: { chunk: Buffer; arrives: number }[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deliver = () => {
+    timer = undefined;
+    const now = performance.now();
+    while (queue.length > 0 && queue[0]!.arrives <= now) {
+      const { chunk } = queue.shift()!;
+      pending -= chunk.length;
+      if (!to.destroyed) to.write(chunk);
+    }
+    if (pending <= 1024 * 1024) from.resume();
+    if (queue.length > 0) {
+      timer = setTimeout(deliver, Math.max(0, queue[0]!.arrives - now));
+    } else if (ended && !to.destroyed) {
+      to.end();
+    }
+  };
   from.on('data', (chunk: Buffer) => {
     const now = performance.now();
     wireFreeAt = Math.max(wireFreeAt, now) + chunk.length / bytesPerMs;
-    const arrives = wireFreeAt + oneWayMs;
+    queue.push({ chunk, arrives: wireFreeAt + oneWayMs });
     pending += chunk.length;
     // A deep buffer would let the sender run ahead of the link: pause it instead.
     if (pending > 4 * 1024 * 1024) from.pause();
-    setTimeout(() => {
-      pending -= chunk.length;
-      if (!to.destroyed) to.write(chunk);
-      if (pending <= 1024 * 1024) from.resume();
-    }, arrives - now);
+    timer ??= setTimeout(deliver, Math.max(0, queue[0]!.arrives - now));
   });
   from.on('end', () => {
-    setTimeout(() => to.end(), Math.max(0, wireFreeAt + oneWayMs - performance.now()));
+    ended = true;
+    timer ??= setTimeout(deliver, 0);
   });
 }
 
