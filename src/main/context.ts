@@ -12,6 +12,7 @@ import type { Exports } from './export/exports';
 import type { FollowUps } from './follow-ups/follow-ups';
 import type { Hub } from './hub/hub';
 import type { Recordings } from './recordings/recordings';
+import type { TimedTranscripts } from './recordings/timed-transcripts';
 
 /**
  * Everything core.ts builds for the handlers, as one object. Each area's handler module takes
@@ -36,6 +37,8 @@ export interface CoreContext {
   syncStatus(): SyncStatus;
   hub: Hub;
   recordings: Recordings;
+  /** A hub record's transcript lines with their times (the record view, export). */
+  timedTranscripts: TimedTranscripts;
   conversations: Conversations;
   conversationFollower: ConversationFollower;
   exports: Exports;

@@ -31,6 +31,7 @@ import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
 import { defaultExportFolder } from './paths';
 import { Recordings } from './recordings/recordings';
+import { TimedTranscripts } from './recordings/timed-transcripts';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import { connectService, translateServiceError, type ServiceClient } from './service-client';
 import { SYNC_INTERVAL_MS, SyncRunner } from './sync';
@@ -210,6 +211,8 @@ export function createCore(options: CoreOptions): Core {
     openFolder: options.openFolder,
   };
   const exportFolder = () => options.exportFolder ?? defaultExportFolder();
+  const hub = new Hub({ service, cache, organizationId, ranges });
+  const timedTranscripts = new TimedTranscripts(hub);
   const exports = new Exports({
     journalFolder: join(options.dataDir, 'exports'),
     accounts,
@@ -218,6 +221,7 @@ export function createCore(options: CoreOptions): Core {
     shell,
     defaultExportFolder: exportFolder,
     progress: (event) => emit('export.progress', event),
+    timedTranscripts,
   });
 
   const context: CoreContext = {
@@ -231,7 +235,8 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     sync,
     syncStatus: () => syncRunner.current,
-    hub: new Hub({ service, cache, organizationId, ranges }),
+    hub,
+    timedTranscripts,
     recordings: new Recordings({
       service,
       cache,

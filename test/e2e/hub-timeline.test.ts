@@ -137,7 +137,7 @@ describe.skipIf(problem !== undefined)(
       await page.getByRole('button', { name: 'Complete now' }).click();
       await page.getByText('Uploaded — a record was created.').waitFor({ timeout: 30_000 });
       await page.getByRole('link', { name: 'Open the new record' }).click();
-      await page.getByRole('heading', { level: 1, name: /Hub recording/ }).waitFor();
+      await page.getByRole('heading', { level: 1, name: /Ambient hub recording/ }).waitFor();
       await page.getByText('HubMic').first().waitFor();
       await page.goBack();
       await page.getByRole('heading', { name: 'Hub timeline' }).waitFor();
@@ -208,7 +208,7 @@ describe.skipIf(problem !== undefined)(
       // Rows carry their conversation's key; its text is its time, device and status.
       await group.locator(`[role="option"][data-key$="/${hubMade.conversationId}"]`).click();
       await page.getByRole('link', { name: 'Open its recording' }).click();
-      await page.getByRole('heading', { level: 1, name: /Hub recording/ }).waitFor();
+      await page.getByRole('heading', { level: 1, name: /Ambient hub recording/ }).waitFor();
       expect(page.url()).toContain(`#record/${hubMade.labelId}`);
       await page.goBack();
       await page.getByLabel('Day', { exact: true }).fill('');

@@ -234,7 +234,11 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
       const dialog = page.getByRole('dialog', { name: 'Export 1 recording' });
       await dialog.getByRole('textbox', { name: 'Folder' }).fill(exportDir);
       await expect(
-        dialog.getByRole('checkbox', { name: 'Include transcripts (.txt)' }).isChecked(),
+        dialog
+          .getByRole('checkbox', {
+            name: 'Include transcripts and clinical notes (.txt, .vtt subtitles)',
+          })
+          .isChecked(),
       ).resolves.toBe(true);
       await dialog.getByRole('button', { name: 'Export 1 recording' }).click();
       const done = page.getByRole('dialog', { name: 'Export finished' });

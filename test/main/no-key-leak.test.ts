@@ -56,6 +56,7 @@ type ReadOnlyChannel =
   | 'conversations.record'
   | 'conversations.createdRange'
   | 'labels.get'
+  | 'labels.transcriptLines'
   | 'labels.list'
   | 'labels.patients'
   | 'audio.prepare'
@@ -305,6 +306,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'conversations.record': conversation,
       'conversations.createdRange': conversation,
       'labels.get': { labelId: first!.id },
+      'labels.transcriptLines': { labelId: first!.id },
       'labels.list': {},
       'labels.patients': { search: '' },
       'audio.prepare': { labelId: first!.id },

@@ -56,6 +56,7 @@ const task = (id: string, boardId: string): Task => ({
 
 beforeEach(() => {
   fake.calls.length = 0;
+  fake.handle('labels.transcriptLines', () => null);
 });
 
 describe('the record store', () => {
@@ -80,6 +81,34 @@ describe('the record store', () => {
     answers.get('label-1')!(sourced(label('label-1')));
     await first;
     expect(store.label?.id).toBe('label-2');
+  });
+
+  it('reads a record’s timed transcript lines once, and not those of a record left', async () => {
+    const line = { clockMs: 0, offsetMs: 0, speaker: 'Vet', text: 'Hello.' };
+    const answers = new Map<string, (value: (typeof line)[] | null) => void>();
+    fake.handle('labels.get', ({ labelId }) => sourced(label(labelId)));
+    fake.handle(
+      'labels.transcriptLines',
+      ({ labelId }) => new Promise((r) => answers.set(labelId, r)),
+    );
+    const store = new RecordStore();
+    await store.load('label-1');
+    await store.load('label-2');
+    await settle();
+    answers.get('label-1')!([line]);
+    answers.get('label-2')!(null);
+    await settle();
+    expect(store.lines).toBeNull();
+    fake.handle('labels.transcriptLines', () => [line]);
+    await store.load('label-3');
+    await settle();
+    expect(store.lines).toEqual([line]);
+    await store.load('label-3'); // read again (a check for a newer version): the lines stay
+    expect(fake.callsOf('labels.transcriptLines').map((c) => c.labelId)).toEqual([
+      'label-1',
+      'label-2',
+      'label-3',
+    ]);
   });
 
   it('shows the error of a record that cannot be read', async () => {

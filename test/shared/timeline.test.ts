@@ -12,6 +12,7 @@ import {
   machineTimeZone,
   minuteCount,
   parseDateKey,
+  zoneOffsetMs,
   type LocalDate,
 } from '../../src/shared/timeline';
 
@@ -168,6 +169,15 @@ describe('formatting', () => {
     expect(formatClock(ms, 'Asia/Kathmandu')).toBe('18:50');
     expect(formatClock(ms, 'America/New_York', 'en-US')).toMatch(/^09:05\sAM$/);
     expect(formatClock(ms, 'Europe/London', 'en-GB')).toBe('14:05');
+  });
+
+  it('knows how far a zone’s clock is from UTC, summer and winter, east and west', () => {
+    expect(zoneOffsetMs(Date.parse('2026-06-15T12:00:00Z'), 'Europe/London')).toBe(HOUR_MS);
+    expect(zoneOffsetMs(Date.parse('2026-12-15T12:00:00Z'), 'Europe/London')).toBe(0);
+    expect(zoneOffsetMs(Date.parse('2026-12-15T12:00:00Z'), 'America/New_York')).toBe(-5 * HOUR_MS);
+    expect(zoneOffsetMs(Date.parse('2026-12-15T12:00:00Z'), 'Asia/Kathmandu')).toBe(
+      5 * HOUR_MS + 45 * MINUTE_MS,
+    );
   });
 
   it('formats durations as UI.md does', () => {

@@ -4,6 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Label } from '../../shared/api';
+import { noteKinds } from '../../shared/record/notes';
+import { notePlainText, parseSoap } from '../../shared/record/soap';
+import { timedTranscriptText, type TimedLine } from '../../shared/record/timed-transcript';
+import { toWebVtt } from '../../shared/record/webvtt';
+import { SOAP_NOTE_TYPE } from '../../shared/api/values';
 import { currentTranscript, isProcessingContent } from '../../shared/transcript';
 import { ApiError } from '../api/errors';
 import {
@@ -19,9 +24,11 @@ import { labelFileStem, safeFileName, withExtension } from '../audio/names';
 
 /**
  * Exports labels' audio into a folder the user picked: bounded concurrency, per-file and overall
- * progress, cancellable, an optional transcript .txt beside each audio file, and a manifest
- * (manifest.csv and manifest.json) with each label's id, patient, type, times, file, size and
- * SHA-256 (computed while the file streamed). A label without audio is a manifest row, not a
+ * progress, cancellable; optionally beside each audio file its transcript (.txt, with times and
+ * speakers where known), its transcript as WebVTT subtitles (.vtt, where line times are known)
+ * and its clinical note (.soap.txt); and a manifest (manifest.csv and manifest.json) with each
+ * label's id, patient, type, times, and every file written with its size and SHA-256 (the audio's
+ * computed while it streamed). A label without audio is a manifest row, not a
  * failure of the export; a folder that cannot take files (missing, read-only, full) stops it with
  * a typed error, and no file with a final name is ever partial.
  */
@@ -41,6 +48,13 @@ export interface ManifestRow {
   sha256: string | null;
   contentType: string | null;
   transcriptFile: string | null;
+  transcriptSha256?: string | null;
+  /** The transcript as WebVTT subtitles, where its lines have times (hub records). */
+  subtitlesFile?: string | null;
+  subtitlesSha256?: string | null;
+  /** The current SOAP note as plain text with its section headings. */
+  clinicalNoteFile?: string | null;
+  clinicalNoteSha256?: string | null;
   /** Why a label was not exported, in words. */
   error: string | null;
 }
@@ -62,9 +76,20 @@ export interface ExportProgress {
   file: ExportFileProgress;
 }
 
+/**
+ * Where an export reads from: the labels and their audio, and a hub record's transcript lines
+ * with their times (null where there are none, or they cannot be had).
+ */
+export type ExportSource = AudioSource & {
+  transcriptLines?(label: Label): Promise<TimedLine[] | null>;
+};
+
 export interface ExportOptions {
   folder: string;
-  /** Write the current transcript as `<audio name>.txt` beside each audio file. */
+  /**
+   * Write the record's notes beside each audio file: the current transcript (`.txt`, and `.vtt`
+   * where its lines have times) and the current SOAP note (`.soap.txt`).
+   */
   transcripts?: boolean;
   /** Downloads at once. Default 3. */
   concurrency?: number;
@@ -114,6 +139,11 @@ const CSV_COLUMNS: [keyof ManifestRow, string][] = [
   ['sha256', 'sha256'],
   ['contentType', 'content_type'],
   ['transcriptFile', 'transcript_file'],
+  ['transcriptSha256', 'transcript_sha256'],
+  ['subtitlesFile', 'subtitles_file'],
+  ['subtitlesSha256', 'subtitles_sha256'],
+  ['clinicalNoteFile', 'clinical_note_file'],
+  ['clinicalNoteSha256', 'clinical_note_sha256'],
   ['error', 'error'],
 ];
 
@@ -121,8 +151,8 @@ const CSV_COLUMNS: [keyof ManifestRow, string][] = [
  * One CSV field (RFC 4180). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR
  * first: a patient named "=HYPERLINK(…)") is prefixed with an apostrophe (OWASP CSV injection).
  */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
   let text = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
@@ -149,8 +179,58 @@ const rowOf = (labelId: string, label: Label | undefined): ManifestRow => ({
   sha256: null,
   contentType: null,
   transcriptFile: null,
+  transcriptSha256: null,
+  subtitlesFile: null,
+  subtitlesSha256: null,
+  clinicalNoteFile: null,
+  clinicalNoteSha256: null,
   error: null,
 });
+
+const sha256Of = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The text files written beside a label's audio file: extension, content, manifest columns. */
+interface Companion {
+  extension: 'txt' | 'vtt' | 'soap.txt';
+  text: string;
+  file: 'transcriptFile' | 'subtitlesFile' | 'clinicalNoteFile';
+  sha256: 'transcriptSha256' | 'subtitlesSha256' | 'clinicalNoteSha256';
+}
+
+/** A label's notes as the files an export writes beside its audio. */
+async function companionsOf(source: ExportSource, label: Label): Promise<Companion[]> {
+  const companions: Companion[] = [];
+  const note = currentTranscript(label.ownedPatientNotes);
+  if (note && !isProcessingContent(note.content)) {
+    const lines = (await source.transcriptLines?.(label)) ?? null;
+    const durationMs = Date.parse(label.toTime) - Date.parse(label.fromTime);
+    companions.push({
+      extension: 'txt',
+      text: lines ? timedTranscriptText(lines) : `${note.content.trimEnd()}\n`,
+      file: 'transcriptFile',
+      sha256: 'transcriptSha256',
+    });
+    if (lines && durationMs > 0) {
+      companions.push({
+        extension: 'vtt',
+        text: toWebVtt(lines, durationMs),
+        file: 'subtitlesFile',
+        sha256: 'subtitlesSha256',
+      });
+    }
+  }
+  const soap = noteKinds(label.ownedPatientNotes).find((kind) => kind.types[0] === SOAP_NOTE_TYPE);
+  const soapText = soap ? notePlainText(parseSoap(soap.current.content)) : '';
+  if (soapText !== '') {
+    companions.push({
+      extension: 'soap.txt',
+      text: `${soapText.trimEnd()}\n`,
+      file: 'clinicalNoteFile',
+      sha256: 'clinicalNoteSha256',
+    });
+  }
+  return companions;
+}
 
 async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -194,7 +274,7 @@ async function adoptIdentical(
 
 /** Exports the labels (ids; each fetched with its notes) into `options.folder`. */
 export async function exportLabels(
-  source: AudioSource,
+  source: ExportSource,
   labelIds: readonly string[],
   options: ExportOptions,
 ): Promise<ExportResult> {
@@ -248,8 +328,7 @@ export async function exportLabels(
       if (stop.signal.aborted) throw new AudioError('cancelled');
       label = await source.get(labelId, { signal: stop.signal });
       row = rowOf(labelId, label);
-      const note = options.transcripts ? currentTranscript(label.ownedPatientNotes) : undefined;
-      const transcript = note && !isProcessingContent(note.content) ? note.content : undefined;
+      const companions = options.transcripts ? await companionsOf(source, label) : [];
       file.state = 'downloading';
       report(file);
       let audio: DownloadResult | undefined;
@@ -258,7 +337,7 @@ export async function exportLabels(
           folder,
           onExists,
           label,
-          companions: transcript === undefined ? [] : ['txt'],
+          companions: companions.map((companion) => companion.extension),
           signal: stop.signal,
           onProgress: ({ bytesDone, bytesTotal }) => {
             file.bytesDone = bytesDone;
@@ -281,16 +360,17 @@ export async function exportLabels(
         row.status = 'no_audio';
         row.error = error.message;
       }
-      if (transcript !== undefined) {
+      for (const { extension, text, file: fileKey, sha256 } of companions) {
         const name = audio
-          ? withExtension(row.file ?? audio.name, 'txt')
-          : safeFileName(null, 'txt', labelFileStem(label, labelId));
-        const text = `${transcript.trimEnd()}\n`;
-        row.transcriptFile = await writeNewFile(folder, name, text, onExists);
+          ? withExtension(row.file ?? audio.name, extension)
+          : safeFileName(null, extension, labelFileStem(label, labelId));
+        let written = await writeNewFile(folder, name, text, onExists);
         if (resuming) {
-          const paired = row.file === null ? undefined : withExtension(row.file, 'txt');
-          row.transcriptFile = await adoptIdentical(folder, row.transcriptFile, { text }, paired);
+          const paired = row.file === null ? undefined : withExtension(row.file, extension);
+          written = await adoptIdentical(folder, written, { text }, paired);
         }
+        row[fileKey] = written;
+        row[sha256] = sha256Of(text);
       }
     } catch (error) {
       await discardPartial(folder, labelId).catch(() => undefined);

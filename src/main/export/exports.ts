@@ -9,11 +9,12 @@ import {
 } from '../../shared/ipc';
 import type { AccountService } from '../accounts/accounts';
 import type { ActiveService } from '../active-service';
-import type { AudioSource } from '../audio/download';
 import type { Cache } from '../cache';
 import type { ShellCapabilities } from '../capabilities';
 import { AppError, invalidInput } from '../errors';
 import type { ServiceClient } from '../service-client';
+import type { TimedTranscripts } from '../recordings/timed-transcripts';
+import type { ExportSource } from './export';
 import { ExportFolders } from './folders';
 import { ExportJournal } from './journal';
 import { ExportRuns } from './runs';
@@ -27,6 +28,8 @@ export interface ExportsDeps {
   shell: Pick<ShellCapabilities, 'chooseFolder' | 'openFolder'>;
   defaultExportFolder(): string;
   progress(event: ExportProgressEvent): void;
+  /** A hub record's transcript lines with their times, for the transcript .txt and the .vtt. */
+  timedTranscripts: Pick<TimedTranscripts, 'of'>;
 }
 
 export interface ExportRequest {
@@ -195,7 +198,7 @@ export class Exports {
    * (so the connection status stays true). Once another account is active its requests are
    * refused, so one export never mixes two clinics' recordings.
    */
-  private sourceOf(accountId: string): AudioSource {
+  private sourceOf(accountId: string): ExportSource {
     const labelsOf = <T>(call: (labels: ServiceClient['api']['labels']) => Promise<T>) => {
       if (this.activeAccountId() !== accountId) {
         return Promise.reject(
@@ -207,6 +210,8 @@ export class Exports {
     return {
       get: (labelId, callOptions) => labelsOf((labels) => labels.get(labelId, callOptions)),
       audio: (labelId, request) => labelsOf((labels) => labels.audio(labelId, request)),
+      // Lines with times where they can be had; a failure leaves the transcript without times.
+      transcriptLines: (label) => this.deps.timedTranscripts.of(label).catch(() => null),
     };
   }
 

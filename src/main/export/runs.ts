@@ -6,8 +6,14 @@ import type {
   UnfinishedExport,
 } from '../../shared/ipc';
 import { AppError } from '../errors';
-import { discardPartial, type AudioSource } from '../audio/download';
-import { exportLabels, type ExportOptions, type ExportProgress, type ManifestRow } from './export';
+import { discardPartial } from '../audio/download';
+import {
+  exportLabels,
+  type ExportOptions,
+  type ExportProgress,
+  type ExportSource,
+  type ManifestRow,
+} from './export';
 import { folderProblem } from './folders';
 import { removeQuietly, removeStaleTemporaries } from '../fs/atomic-write';
 
@@ -26,14 +32,14 @@ export interface ExportJob {
   folder: string;
   /** The labels to export: ids at hand, or a filter paged through (stops on the signal). */
   labelIds(signal: AbortSignal): Promise<readonly string[]>;
-  source: AudioSource;
+  source: ExportSource;
   transcripts: boolean;
   onExists: NonNullable<ExportOptions['onExists']>;
 }
 
 /** What a run exports and how, and where it journals the rows it finishes. */
 interface Plan {
-  source: AudioSource;
+  source: ExportSource;
   ids: readonly string[];
   transcripts: boolean;
   onExists: ExportJob['onExists'];
@@ -44,7 +50,7 @@ interface Plan {
 }
 
 /** How a run goes on: a new export, or the rest of one its journal kept. */
-type Start = { job: ExportJob } | { resume: JournalRecord; source: AudioSource };
+type Start = { job: ExportJob } | { resume: JournalRecord; source: ExportSource };
 
 interface Run {
   abort: AbortController;
@@ -126,7 +132,7 @@ export class ExportRuns {
   }
 
   /** Goes on with an unfinished export (see ExportJournal), under a new run id. */
-  async resume(exportId: string, journalId: string, source: AudioSource): Promise<ExportSummary> {
+  async resume(exportId: string, journalId: string, source: ExportSource): Promise<ExportSummary> {
     const record = await this.journal.load(journalId);
     if (this.isRunning(journalId))
       throw new AppError('conflict', 'This export is already running.');

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LABEL_SORTING_PROPERTIES, RECORD_TYPES, Timestamp, Uuid, type Label } from '../api';
+import type { TimedLine } from '../record/timed-transcript';
 import { channel } from './channel';
 import type { Sourced } from './results';
 
@@ -43,6 +44,14 @@ export type LabelFilter = Static<typeof LabelFilterInput>;
 export const RECORDING_CHANNELS = {
   /** A recording with its notes; offline, the cache's copy. */
   'labels.get': channel<Sourced<Label>>()(
+    Type.Object({ labelId: Uuid }, { additionalProperties: false }),
+  ),
+  /**
+   * A hub record's transcript line by line at the clock time of its minute (its device's
+   * per-minute timeline; offline, the cached one), with each line's offset into the audio; null
+   * for records without per-line times.
+   */
+  'labels.transcriptLines': channel<TimedLine[] | null>()(
     Type.Object({ labelId: Uuid }, { additionalProperties: false }),
   ),
   /**

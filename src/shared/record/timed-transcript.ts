@@ -1,3 +1,4 @@
+import { machineTimeZone } from '../timeline/clock';
 import type { TranscriptLine } from '../timeline/transcript';
 
 /**
@@ -43,4 +44,26 @@ export function lineAt(lines: readonly TimedLine[], positionMs: number): number 
   // Several lines of one minute start together: the first of them is where that minute begins.
   while (found > 0 && lines[found - 1]!.offsetMs === lines[found]!.offsetMs) found--;
   return found;
+}
+
+/**
+ * The lines as a plain-text transcript for a file: each line with its clock time (24-hour, in
+ * `timeZone`) and its speaker where known, e.g. "10:43  Vet: How is Bella today?".
+ */
+export function timedTranscriptText(
+  lines: readonly TimedLine[],
+  timeZone: string = machineTimeZone(),
+): string {
+  const clock = new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  });
+  return lines
+    .map(
+      (line) =>
+        `${clock.format(line.clockMs)}  ${line.speaker ? `${line.speaker}: ` : ''}${line.text}\n`,
+    )
+    .join('');
 }

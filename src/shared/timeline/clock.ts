@@ -106,6 +106,11 @@ function firstInstantAtOrAfter(wall: number, timeZone: string): number {
   return hi;
 }
 
+/** How far the zone's wall clock is ahead of UTC at `ms` (negative west of Greenwich). */
+export function zoneOffsetMs(ms: number, timeZone: string = machineTimeZone()): number {
+  return wallMs(ms, timeZone) - ms;
+}
+
 /** The clinic-local calendar date at `ms`. */
 export function localDate(ms: number, timeZone: string = machineTimeZone()): LocalDate {
   return dateOfWall(wallMs(ms, timeZone));

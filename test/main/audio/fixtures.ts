@@ -36,11 +36,13 @@ export interface SeedOptions {
   /** [type, content, minutes after the start] */
   notes?: [string, string, number][];
   fromMs?: number;
+  /** The recording device (default an exam-room iPad); a hub's serial makes a hub record. */
+  deviceSerial?: string;
 }
 
 /** Creates a label with audio straight in the service's store; returns its id. */
 export function seedLabel(
-  service: ClinicService,
+  service: Pick<ClinicService, 'labels'> & Partial<Pick<ClinicService, 'clips'>>,
   orgId: string,
   options: SeedOptions = {},
 ): string {
@@ -62,6 +64,7 @@ export function seedLabel(
       source: JSON.stringify(recipe),
     };
   } else if (kind === 'mp4') {
+    if (!clips) throw new Error('An MP4 label needs the service’s clip bank.');
     const file = clips.callFile(Object.keys(clips.manifest.calls)[0]!)!;
     audio = {
       content_type: 'audio/mp4' as const,
@@ -77,7 +80,7 @@ export function seedLabel(
     toMs: fromMs + minutes * MINUTE_MS,
     patientId,
     friendlyName: 'Exam Room iPad',
-    deviceSerial: 'IPAD-1',
+    deviceSerial: options.deviceSerial ?? 'IPAD-1',
     notes: (options.notes ?? []).map(([type, content, after]) => ({
       type,
       content,

@@ -38,6 +38,19 @@ const labels = {
     patient: 'Biscuit',
     notes: [note('Limping on the left hind leg after the walk.', T0)],
   }),
+  withSoap: label(5, {
+    patient: 'Duchess',
+    notes: [
+      note('Vet: She has been drinking a lot.', T0),
+      note(
+        JSON.stringify({
+          clinical_note: { assessment: { value: 'Suspected pyometra; bloods today.' } },
+        }),
+        T0 + MINUTE,
+        'SOAP',
+      ),
+    ],
+  }),
   regenerated: label(4, {
     patient: 'Éclair Dupont',
     notes: [
@@ -69,6 +82,13 @@ describe('search', () => {
     );
     expect(hits[0]!.snippet.filter((part) => part.hit).length).toBeGreaterThan(1);
     expect(hits[0]!.score).toBeLessThan(hits[1]!.score);
+  });
+
+  it('finds a word said only in a clinical note (SOAP, sent as JSON), with its snippet', async () => {
+    const { hits } = await cache.read.search('pyometra');
+    expect(hits.map(labelOf)).toEqual([labels.withSoap.id]);
+    expect(hits[0]).toMatchObject({ kind: 'note', noteType: 'SOAP', current: true });
+    expect(texts(hits[0]!)).toContain('Suspected [pyometra]; bloods today.');
   });
 
   it('finds stems and prefixes, ignores case and accents, and needs every word', async () => {

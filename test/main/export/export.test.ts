@@ -149,10 +149,21 @@ describe('exportLabels', () => {
     expect(new Set(progress.map((p) => p.file.labelId))).toEqual(new Set(ids));
 
     expect(hidden(folder)).toEqual([]);
+    // The clinical note beside the audio, with its hash; no subtitles without line times.
+    expect(wav.clinicalNoteFile).toBe(wav.file!.replace(/\.wav$/, '.soap.txt'));
+    expect(wav.clinicalNoteSha256).toBe(
+      fx.sha256(readFileSync(join(folder, wav.clinicalNoteFile!))),
+    );
+    expect(wav.transcriptSha256).toBe(fx.sha256(readFileSync(join(folder, wav.transcriptFile!))));
+    expect(readFileSync(join(folder, wav.clinicalNoteFile!), 'utf8')).toBe(
+      'Subjective\nvaccination\n',
+    );
+    expect(wav.subtitlesFile).toBeNull();
     expect(readdirSync(folder).sort()).toEqual(
       [
         wav.file,
         wav.transcriptFile,
+        wav.clinicalNoteFile,
         mp4.file,
         mp4.transcriptFile,
         silent.transcriptFile,
@@ -205,6 +216,7 @@ describe('exportLabels', () => {
       [
         wav!.file!,
         wav!.transcriptFile!,
+        wav!.clinicalNoteFile!,
         mp4!.file!,
         mp4!.transcriptFile!,
         resumed.rows[1]!.file!,
@@ -230,7 +242,7 @@ describe('exportLabels', () => {
     expect(csvField(null)).toBe('');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
     expect(manifestCsv([]).split('\r\n')[0]).toBe(
-      '\ufefflabel_id,patient,type,from_time,to_time,status,file,size_bytes,sha256,content_type,transcript_file,error',
+      '\ufefflabel_id,patient,type,from_time,to_time,status,file,size_bytes,sha256,content_type,transcript_file,transcript_sha256,subtitles_file,subtitles_sha256,clinical_note_file,clinical_note_sha256,error',
     );
   });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineMinute } from '../../../src/shared/api';
-import { lineAt, timedLines } from '../../../src/shared/record/timed-transcript';
+import {
+  lineAt,
+  timedLines,
+  timedTranscriptText,
+} from '../../../src/shared/record/timed-transcript';
 import { rangeTranscript } from '../../../src/shared/timeline/transcript';
 
 const MINUTE = 60_000;
@@ -61,5 +65,18 @@ describe('the transcript in step with the audio', () => {
         recordStart,
       )[0]!.offsetMs,
     ).toBe(0);
+  });
+
+  it('writes the lines for a file with their 24-hour clock time and speaker', () => {
+    const at = Date.UTC(2026, 10, 23, 13, 5);
+    expect(
+      timedTranscriptText(
+        [
+          { clockMs: at, offsetMs: 0, speaker: 'Vet', text: 'How is Bella?' },
+          { clockMs: at + MINUTE, offsetMs: MINUTE, speaker: null, text: 'Better.' },
+        ],
+        'Europe/Berlin',
+      ),
+    ).toBe('14:05  Vet: How is Bella?\n14:06  Better.\n');
   });
 });

@@ -1,4 +1,4 @@
-import type { ConversationStatus, RecordType } from '../../../shared/api';
+import type { ConversationStatus } from '../../../shared/api';
 
 /**
  * The interface's words for the service's terms (UI.md "Words"): "conversation" for a hub
@@ -71,20 +71,7 @@ const TRANSCRIPT_STATE_WORDS: Record<string, string> = {
 export const transcriptStateLabel = (state: string): string =>
   TRANSCRIPT_STATE_WORDS[state] ?? state;
 
-/** Seed §2.3 record types, in the interface's words. */
-export const RECORD_TYPE_WORDS: Record<RecordType, string> = {
-  ClinicConversation: 'Clinic recording',
-  HubBatch: 'Hub button recording',
-  HubMic: 'Hub recording',
-  DictationAudio: 'Dictation',
-  PhoneCallAudio: 'Phone call',
-  ButtonRecording: 'Button recording',
-  AudioButtonRecording: 'Audio button recording',
-  AggregateLabel: 'Combined medical record',
-};
-
-export const recordTypeLabel = (type: string): string =>
-  RECORD_TYPE_WORDS[type as RecordType] ?? 'Recording';
+export { RECORD_TYPE_WORDS, recordTypeLabel } from '../../../shared/record/record-kinds';
 
 /** A stretch of a transcript said by one speaker (null: lines with no speaker label). */
 export interface SpeakerTurn {

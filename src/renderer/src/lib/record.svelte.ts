@@ -6,6 +6,7 @@ import type {
   KnownPatient,
   ReadSource,
 } from '../../../shared/ipc';
+import type { TimedLine } from '../../../shared/record/timed-transcript';
 import { earmark } from '../bridge';
 import { followUps } from './follow-ups.svelte';
 import { plural, recordLink } from './task-words';
@@ -29,11 +30,20 @@ export class RecordStore {
   source = $state<ReadSource>('service');
   error = $state.raw<IpcError | null>(null);
   loading = $state(true);
+  /**
+   * A hub record's transcript line by line at the clock time of its minute (the device's
+   * per-minute timeline, diarized text preferred; cached with the timeline for offline); null
+   * for other records, or while unknown: those show their transcript without times.
+   */
+  lines = $state.raw<TimedLine[] | null>(null);
   private labelId: string | null = null;
   private request = 0;
 
   async load(labelId: string): Promise<void> {
-    if (labelId !== this.labelId) this.label = null;
+    if (labelId !== this.labelId) {
+      this.label = null;
+      this.lines = null;
+    }
     this.labelId = labelId;
     const mine = ++this.request;
     this.loading = true;
@@ -44,9 +54,17 @@ export class RecordStore {
     if (result.ok) {
       this.label = result.value.value;
       this.source = result.value.source;
+      if (this.lines === null) void this.loadLines(labelId, mine);
     } else {
       this.error = result.error;
     }
+  }
+
+  /** The hub record's transcript lines with their times (main reads its device's minutes). */
+  private async loadLines(labelId: string, request: number): Promise<void> {
+    const result = await earmark.invoke('labels.transcriptLines', { labelId });
+    if (request !== this.request || !result.ok) return;
+    this.lines = result.value;
   }
 
   /** The service's answer to assign, shown at once (keeping the notes it may omit), then read again. */
