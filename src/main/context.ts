@@ -24,6 +24,8 @@ export interface CoreContext {
   about: { version: string; shell: 'electron' | 'browser' };
   shell: ShellCapabilities;
   accounts: AccountService;
+  /** Deletes a removed account's cache, audio and unfinished exports from this computer. */
+  forgetAccountData(accountId: string): Promise<void>;
   demo: DemoClinic;
   emit<E extends EventName>(event: E, payload: IpcEvents[E]): void;
   /** The active account's service: calls, reads with cached data, the connection status. */

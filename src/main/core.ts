@@ -1,4 +1,6 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { EventName, IpcEvents } from '../shared/ipc';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
@@ -133,6 +135,29 @@ export function createCore(options: CoreOptions): Core {
     return opened;
   };
 
+  /**
+   * Deletes what this computer holds of a removed account: its cache (with its WAL), its audio
+   * and its unfinished exports. Clinical data does not outlive the account on this computer.
+   */
+  async function forgetAccountData(accountId: string): Promise<void> {
+    if (syncedAccount === accountId) {
+      syncedAccount = undefined;
+      await syncRunner.stop();
+    }
+    const openedCache = caches.get(accountId);
+    caches.delete(accountId);
+    await (await openedCache?.catch(() => undefined))?.close().catch(() => undefined);
+    const openedAudio = audioCaches.get(accountId);
+    audioCaches.delete(accountId);
+    await (await openedAudio?.catch(() => undefined))?.close().catch(() => undefined);
+    const file = cacheFileOf(options.dataDir, accountId);
+    await Promise.all(
+      ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${file}${suffix}`, { force: true })),
+    );
+    await rm(join(options.dataDir, 'audio', accountId), { recursive: true, force: true });
+    await exports.forgetAccount(accountId);
+  }
+
   const audio = new AudioPreparation({
     audioCache,
     service: { call: (run) => service.call(run) },
@@ -237,6 +262,7 @@ export function createCore(options: CoreOptions): Core {
     syncStatus: () => syncRunner.current,
     hub,
     timedTranscripts,
+    forgetAccountData,
     recordings: new Recordings({
       service,
       cache,
@@ -276,7 +302,17 @@ export function createCore(options: CoreOptions): Core {
     rpc,
     async media(request, labelId) {
       if (!UUID_PATTERN.test(labelId)) return { status: 404, headers: {}, body: null };
-      return audio.media(request, labelId);
+      try {
+        return await audio.media(request, labelId);
+      } catch (error) {
+        // Whatever went wrong serving one file: that request's answer, never the process's end.
+        log(`media ${labelId}: ${error instanceof Error ? error.message : String(error)}`);
+        return {
+          status: 503,
+          headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+          body: Readable.from(['The audio cannot be served now.\n']),
+        };
+      }
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();

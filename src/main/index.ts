@@ -14,6 +14,8 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from './core';
+import { guardProcess } from './process-guard';
+import { keepFilesPrivate } from './private-files';
 import { folderDialog, folderOpener } from './electron/folders';
 import { registerIpc } from './electron/ipc';
 import { menuTemplate } from './electron/menu';
@@ -30,6 +32,9 @@ protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 // Tests and portable installs may point the data folder elsewhere.
 if (process.env.EARMARK_DATA_DIR) app.setPath('userData', process.env.EARMARK_DATA_DIR);
 if (!app.requestSingleInstanceLock()) app.quit();
+
+guardProcess((message) => process.stderr.write(`${message}\n`));
+keepFilesPrivate();
 
 app.whenReady().then(async () => {
   const dataDir = app.getPath('userData');

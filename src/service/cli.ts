@@ -52,6 +52,8 @@ function parseSeed(value: string | undefined): SeedSpec | undefined {
 }
 
 async function main(): Promise<void> {
+  // Its database holds clinical data and webhook secrets: readable by this user only.
+  process.umask(0o077);
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },

@@ -150,6 +150,17 @@ describe.skipIf(problem !== undefined)('accounts', () => {
     expect(readFileSync(join(dataDir, 'accounts.json'), 'utf8')).toBe(before);
   });
 
+  it('says an address without the service’s API is not the service, and suggests the /api root', async () => {
+    const accounts = accountsFor();
+    const root = svc.baseUrl.replace(/\/api$/, '');
+    await expect(
+      accounts.add({ baseUrl: root, apiKey: svc.credentials.primary.apiKey }),
+    ).rejects.toMatchObject({
+      kind: 'not_found',
+      message: `There is no clinic service at ${root}. Service addresses usually end in /api: try ${root}/api.`,
+    });
+  });
+
   it('removes an account and its key from the keychain', async () => {
     const accounts = accountsFor();
     const target = accounts

@@ -1,12 +1,20 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
-import { SHELL_COOKIE, startWebShell, type WebShell } from '../../src/main/web/server';
+import { Value } from '@sinclair/typebox/value';
+import { IPC_CHANNELS } from '../../src/shared/ipc';
+import {
+  MAX_MESSAGE_BYTES,
+  SHELL_COOKIE,
+  startWebShell,
+  type WebShell,
+} from '../../src/main/web/server';
 
 let folder: string;
 let core: Core;
@@ -193,5 +201,93 @@ describe('the browser shell', () => {
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
     ws.send('not json');
     expect(await closed).toBe(1007);
+  });
+});
+
+/** A raw HTTP/1.1 request, byte for byte: resolves with its status line. */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(shell.port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
+describe('the browser shell under hostile input (issue 19)', () => {
+  const origin = () => `http://127.0.0.1:${shell.port}`;
+  const stillServes = async () => {
+    const ws = await connect({ cookie, origin: origin() });
+    if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
+    expect(await call(ws, { id: 7, channel: 'app.info', input: {} })).toMatchObject({
+      result: { ok: true },
+    });
+    ws.close();
+  };
+
+  it('answers a request target that is no URL with 400, token or not, and goes on', async () => {
+    const host = `Host: 127.0.0.1:${shell.port}`;
+    expect(await raw(`GET //[ HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`)).toBe(
+      'HTTP/1.1 400 Bad Request',
+    );
+    expect(
+      await raw(`GET //[ HTTP/1.1\r\n${host}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`),
+    ).toBe('HTTP/1.1 400 Bad Request');
+    await stillServes();
+  });
+
+  it('closes only the socket of a message over the cap, or of a text frame that is not UTF-8', async () => {
+    const bystander = await connect({ cookie, origin: origin() });
+    if (typeof bystander === 'number') throw new Error(`refused with ${bystander}`);
+    const closedWith = async (send: (ws: WebSocket) => void) => {
+      const ws = await connect({ cookie, origin: origin() });
+      if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
+      ws.on('error', () => undefined);
+      const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+      send(ws);
+      return closed;
+    };
+    expect(await closedWith((ws) => ws.send('x'.repeat(MAX_MESSAGE_BYTES + 1)))).toBe(1009);
+    expect(await closedWith((ws) => ws.send(Buffer.from([0xc3, 0x28]), { binary: false }))).toBe(
+      1007,
+    );
+    expect(await call(bystander, { id: 8, channel: 'app.info', input: {} })).toMatchObject({
+      result: { ok: true },
+    });
+    bystander.close();
+    await stillServes();
+  });
+
+  it('lets the largest input the contract allows through the cap', () => {
+    const longest = (n: number) => 'a'.repeat(n);
+    const item = {
+      title: longest(300),
+      groupKey: longest(200),
+      fields: Object.fromEntries(
+        Array.from({ length: 50 }, (_, i) => [`f${i}${'a'.repeat(36)}`, longest(2000)]),
+      ),
+      linkUrl: longest(2000),
+      description: longest(10_000),
+      assignee: longest(200),
+      dueDate: longest(40),
+      statusId: longest(40),
+    };
+    const input = { boardId: '00000000-0000-4000-8000-000000000000', items: [item] };
+    const schema = IPC_CHANNELS['followUps.addTasks'].input;
+    // Each limit taken to the full: the contract accepts it, and 100 of them fit the cap.
+    expect(Value.Check(schema, input)).toBe(true);
+    const largest = { ...input, items: Array.from({ length: 100 }, () => item) };
+    expect(Value.Check(schema, largest)).toBe(true);
+    expect(Value.Check(schema, { ...largest, items: [...largest.items, item] })).toBe(false);
+    const message = JSON.stringify({ id: 1, channel: 'followUps.addTasks', input: largest });
+    expect(Buffer.byteLength(message)).toBeLessThan(MAX_MESSAGE_BYTES);
+  });
+
+  it('answers media asked for with no account with 401 and a reason, and goes on', async () => {
+    const answer = await get('/media/00000000-0000-4000-8000-000000000000', { cookie });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toContain('No clinic is connected yet');
+    await stillServes();
   });
 });

@@ -230,4 +230,41 @@ describe('user session by cookie', () => {
     expect(unknown.status).toBe(401);
     expect((await problemOf(wrong)).detail).toBe((await problemOf(unknown)).detail);
   });
+
+  it('limits failed logins per e-mail with 429 and Retry-After, even for the right password', async () => {
+    const member = svc.credentials.admin;
+    const other = await login({ email: 'guess-me@example.com', password: 'x' });
+    expect(other.status).toBe(401);
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ email: 'Locked@Example.com', password: `guess ${i}` })).status).toBe(
+        401,
+      );
+    }
+    // The e-mail is compared without case: the sixth try is refused before any hashing.
+    const limited = await login({ email: 'locked@example.com', password: 'guess 5' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await problemOf(limited)).code).toBe('rate_limited');
+    // Another e-mail from the same address still signs in: the address limit is wider.
+    expect((await login({ email: member.email, password: member.password })).status).toBe(200);
+  });
+
+  it('checks passwords off the event loop: /auth/me is answered while logins hash', async () => {
+    const { primary, admin } = svc.credentials;
+    const done: string[] = [];
+    const logins = Array.from({ length: 8 }, () =>
+      login({ email: admin.email, password: admin.password }).then((response) => {
+        done.push('login');
+        return response;
+      }),
+    );
+    const me = svc.call('/auth/me', { key: primary.apiKey }).then((response) => {
+      done.push('me');
+      return response;
+    });
+    expect((await me).status).toBe(200);
+    expect((await Promise.all(logins)).every((r) => r.status === 200)).toBe(true);
+    // Hashing on the event loop would answer /auth/me only after every login before it.
+    expect(done.indexOf('me')).toBeLessThan(done.length - 1);
+  });
 });

@@ -215,6 +215,27 @@ const cases: Case[] = [
     code: 'not_found',
     names: 'DELETE /api/devices',
   },
+  // Every numeric query parameter of every list at the edges of numbers (issue 19): a 400 naming
+  // the field, never a 500 from the database.
+  ...(
+    [
+      ['/organizations/ORG/labels', 'offset'],
+      ['/organizations/ORG/labels', 'limit'],
+      ['/task-boards/00000000-0000-4000-8000-000000000000/tasks', 'offset'],
+      ['/task-boards/00000000-0000-4000-8000-000000000000/tasks', 'limit'],
+      ['/hub/conversations', 'pageSize'],
+      ['/hub/conversations', 'startMs'],
+      ['/devices', 'limit'],
+    ] as const
+  ).flatMap(([path, field]) =>
+    ['9007199254740992', '9223372036854775807', '1e20'].map((value) => ({
+      name: `${field}=${value} on ${path.split('/')[1]}`,
+      path: `${path}?${field}=${value}`,
+      status: 400,
+      code: 'validation_failed',
+      names: `"${field}"`,
+    })),
+  ),
 ];
 
 describe('bad input gets a 4xx problem body that names what was wrong, never a 500', () => {

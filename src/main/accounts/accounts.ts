@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../shared/api';
 import type { AccountSummary } from '../../shared/ipc';
+import { isApiError } from '../api/errors';
 import { AppError } from '../errors';
 import type { AccountStore, StoredAccount } from './account-store';
 import { normalizeBaseUrl } from './base-url';
@@ -65,7 +66,13 @@ export class AccountService {
   async add(input: AddAccountInput): Promise<AccountSummary> {
     const baseUrl = normalizeBaseUrl(input.baseUrl);
     const apiKey = input.apiKey.trim();
-    const identity = await this.identify(baseUrl, apiKey);
+    const identity = await this.identify(baseUrl, apiKey).catch((error: unknown) => {
+      // Something answered, but not the service's API there: most often the /api root is missing.
+      if (isApiError(error) && error.kind === 'not_found') {
+        throw new AppError('not_found', notTheServiceMessage(baseUrl));
+      }
+      throw error;
+    });
     // The demo clinic listens on a new port each launch: it is one account whatever its address.
     const existing = this.store.accounts.find((a) =>
       input.demo
@@ -176,4 +183,12 @@ export class AccountService {
     }
     return { account, apiKey };
   }
+}
+
+/** What to say when an address answers but has no clinic service API, with the likely fix. */
+export function notTheServiceMessage(baseUrl: string): string {
+  const withApi = /\/api$/.test(baseUrl) ? null : `${baseUrl}/api`;
+  return withApi
+    ? `There is no clinic service at ${baseUrl}. Service addresses usually end in /api: try ${withApi}.`
+    : `There is no clinic service at ${baseUrl}. Check the address in your clinic's portal.`;
 }

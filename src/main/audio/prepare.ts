@@ -8,6 +8,8 @@ import type { ActiveService } from '../active-service';
 import type { AudioCache, CachedOrStreaming } from './audio-cache';
 import type { AudioStream } from './audio-stream';
 import type { AudioSource } from './download';
+import { Readable } from 'node:stream';
+import { AppError } from '../errors';
 import { AudioError } from './errors';
 import { serveMedia, serveStreamingMedia, type MediaRequest, type MediaResponse } from './media';
 import { readPeaksFile, waveformData } from './peaks';
@@ -82,7 +84,15 @@ export class AudioPreparation {
     let found: CachedOrStreaming;
     try {
       found = await this.open(labelId);
-    } catch {
+    } catch (error) {
+      // No account or key (removed while a player seeks): the player gets the reason, as text.
+      if (error instanceof AppError && ['no_account', 'key_missing'].includes(error.kind)) {
+        return {
+          status: 401,
+          headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+          body: Readable.from([`${error.message}\n`]),
+        };
+      }
       return { status: 404, headers: { 'cache-control': 'no-cache' }, body: null };
     }
     if (found.kind === 'whole') {

@@ -112,6 +112,16 @@ export class Exports {
     return this.runs.unfinished(this.activeAccountId());
   }
 
+  /**
+   * A removed account's unfinished exports are given up: journals and partial files go; the
+   * files they finished stay where the user put them.
+   */
+  async forgetAccount(accountId: string): Promise<void> {
+    for (const stopped of await this.runs.unfinished(accountId)) {
+      await this.runs.discard(stopped.journalId);
+    }
+  }
+
   async resume(exportId: string, journalId: string): Promise<ExportSummary> {
     const stopped = await this.unfinishedOfActive(journalId);
     // Main chose this folder (the user did, when the export began): checked and named again.

@@ -4,13 +4,17 @@ import { openDemoAccount } from '../accounts/demo-account';
 import type { CoreContext } from '../context';
 import type { RpcHandlers } from '../rpc';
 
-export type AccountContext = Pick<CoreContext, 'accounts' | 'demo' | 'emit' | 'service'>;
+export type AccountContext = Pick<
+  CoreContext,
+  'accounts' | 'demo' | 'emit' | 'service' | 'forgetAccountData'
+>;
 
 export function accountHandlers({
   accounts,
   demo,
   emit,
   service,
+  forgetAccountData,
 }: AccountContext): RpcHandlers<typeof ACCOUNT_CHANNELS> {
   const changed = (list: AccountSummary[]) => {
     emit('accounts.changed', list);
@@ -23,7 +27,12 @@ export function accountHandlers({
       changed(accounts.list());
       return added;
     },
-    'accounts.remove': ({ accountId }) => changed(accounts.remove(accountId)),
+    'accounts.remove': async ({ accountId }) => {
+      const list = accounts.remove(accountId);
+      changed(list);
+      await forgetAccountData(accountId);
+      return list;
+    },
     'accounts.activate': ({ accountId }) => changed(accounts.activate(accountId)),
     'accounts.openDemo': async () => {
       const added = await openDemoAccount(accounts, demo);

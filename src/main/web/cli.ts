@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core';
 import { defaultDataDir } from '../paths';
+import { guardProcess } from '../process-guard';
+import { keepFilesPrivate } from '../private-files';
 import { findChromium } from './chromium';
 import { startWebShell } from './server';
 import { systemOpener } from './system-open';
@@ -46,8 +48,9 @@ async function main(): Promise<void> {
   });
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
   if (!/^\d+$/.test(values.port)) fail(`--port must be a whole number, not "${values.port}".`);
+  keepFilesPrivate();
   const dataDir = resolve(values.data ?? defaultDataDir());
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   ensureRendererBuilt();
 
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
   };
   // Without xdg-open (a server, CI) links and folders are not opened, and the app says so.
   const open = systemOpener();
+  guardProcess((message) => process.stderr.write(`${message}\n`));
   const core = createCore({
     dataDir,
     shell: 'browser',

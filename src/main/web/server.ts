@@ -16,10 +16,17 @@ import { readStatic } from '../static-files';
 
 export const SHELL_COOKIE = 'earmark_shell';
 export const RPC_PATH = '/rpc';
-const MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * The largest WebSocket message taken. The contract's largest valid input (followUps.addTasks:
+ * 100 tasks with every field at its limit) is about 11.5 MB of JSON; a test keeps the cap above
+ * it. A bigger message closes that socket with 1009, and nothing else.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface WebShellOptions {
   core: Core;
+  /** Where what went wrong with one request or socket is written (stderr by default). */
+  log?: (message: string) => void;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   port?: number;
@@ -74,11 +81,27 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     return cookie !== undefined && sameSecret(cookie, token);
   };
 
-  const server = createServer(async (request, response) => {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+
+  // One request's failure answers that request only: the process (core, sync, exports) goes on.
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`web shell: ${request.method} failed: ${error instanceof Error ? error.message : error}`);
+      if (!response.headersSent) deny(response, 500, 'Earmark could not answer this request.');
+      else response.destroy();
+    });
+  });
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!hostAllowed(request)) return deny(response, 403, 'Forbidden host.');
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return deny(response, 405, 'Method not allowed.');
-    const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    let url: URL;
+    try {
+      // The Host was checked above: parse the target against this server, never a header.
+      url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    } catch {
+      return deny(response, 400, 'Bad request target.');
+    }
     const offered = url.searchParams.get('token');
     if (offered !== null) {
       if (!sameSecret(offered, token))
@@ -89,7 +112,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         'set-cookie': `${SHELL_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`,
         'cache-control': 'no-store',
       });
-      return response.end();
+      response.end();
+      return;
     }
     if (!authorized(request))
       return deny(
@@ -116,7 +140,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
           : 'private, max-age=3600',
     });
     response.end(request.method === 'HEAD' ? undefined : file.body);
-  });
+  }
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (request, socket, head) => {
@@ -129,8 +153,16 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws));
   });
 
-  const send = (ws: WebSocket, message: WireMessage) => ws.send(JSON.stringify(message));
+  const send = (ws: WebSocket, message: WireMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
   sockets.on('connection', (ws: WebSocket) => {
+    // A protocol error (a message over the cap, a text frame that is not UTF-8) closes this
+    // socket only; ws has already sent the close code that says why.
+    ws.on('error', (error) => {
+      log(`web shell: a WebSocket closed on an error: ${error.message}`);
+      ws.terminate();
+    });
     ws.on('message', async (data) => {
       let request: unknown;
       try {

@@ -1,4 +1,12 @@
-import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  randomBytes,
+  randomUUID,
+  scrypt,
+  scryptSync,
+  timingSafeEqual,
+} from 'node:crypto';
+import { promisify } from 'node:util';
 import type { ApiKey, Entitlements, FeatureScope } from '../../shared/api';
 import { all, get, run } from '../../node/sql';
 import type { ServiceDatabase } from './database';
@@ -49,12 +57,26 @@ export function hashPassword(password: string): string {
   return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
-  const [scheme, salt, hash] = stored.split('$');
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  length: number,
+) => Promise<Buffer>;
+
+/** A hash no password matches: an unknown e-mail is checked against it, the same work. */
+const NO_USER_HASH = hashPassword(randomBytes(32).toString('base64url'));
+
+/**
+ * Checks a password off the event loop (libuv's thread pool), so logins never stall other
+ * requests; `stored` null (no such user) costs the same scrypt, so timing does not tell which
+ * e-mail addresses exist.
+ */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const [scheme, salt, hash] = (stored ?? NO_USER_HASH).split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64url'), expected.length);
-  return timingSafeEqual(actual, expected);
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length);
+  return timingSafeEqual(actual, expected) && stored !== null;
 }
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -30,6 +30,23 @@ export class RateLimiter {
     this.tokensPerMs = limit.requests / (limit.perSeconds * 1000);
   }
 
+  /** The whole seconds `caller` must wait for a token, without taking one; undefined: none. */
+  wait(caller: string): number | undefined {
+    const nowMs = this.now();
+    const bucket = this.buckets.get(caller);
+    if (!bucket) return undefined;
+    const tokens = Math.min(
+      this.limit.requests,
+      bucket.tokens + (nowMs - bucket.updatedMs) * this.tokensPerMs,
+    );
+    return tokens >= 1 ? undefined : Math.max(1, Math.ceil((1 - tokens) / this.tokensPerMs / 1000));
+  }
+
+  /** Forgets `caller` (a successful login clears its failures). */
+  forget(caller: string): void {
+    this.buckets.delete(caller);
+  }
+
   /** Takes a token for `caller`; returns the whole seconds to wait when there is none. */
   take(caller: string): number | undefined {
     const nowMs = this.now();

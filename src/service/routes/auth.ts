@@ -7,6 +7,7 @@ import {
 } from '../../shared/api';
 import { SESSION_LIFETIME_MS, verifyPassword } from '../db/identity-store';
 import { principalFromSession, readCookie, type Principal } from '../http/auth';
+import { RateLimiter } from '../http/rate-limit';
 import type { RouteModule } from '../http/context';
 import { ProblemError } from '../http/problems';
 
@@ -28,9 +29,18 @@ const loginFailed = () =>
     'The e-mail address or password is not correct.',
   );
 
+/**
+ * Failed logins allowed per e-mail address, and per client address (many users may share one),
+ * in 15 minutes before 429 with Retry-After: enough for typing mistakes, too few to guess.
+ */
+export const LOGIN_FAILURES_PER_EMAIL = { requests: 5, perSeconds: 15 * 60 };
+export const LOGIN_FAILURES_PER_ADDRESS = { requests: 20, perSeconds: 15 * 60 };
+
 /** Seed §4.1 GET /auth/me, and the cookie session the seed leaves unshown. */
-export const authRoutes: RouteModule = (fastify, { identity }) => {
+export const authRoutes: RouteModule = (fastify, { identity, now }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const byEmail = new RateLimiter(LOGIN_FAILURES_PER_EMAIL, now);
+  const byAddress = new RateLimiter(LOGIN_FAILURES_PER_ADDRESS, now);
 
   app.get('/auth/me', { schema: { response: { 200: Identity } } }, async (request) =>
     identityOf(request.principal),
@@ -41,8 +51,24 @@ export const authRoutes: RouteModule = (fastify, { identity }) => {
     { config: { public: true }, schema: { body: LoginRequest, response: { 200: Identity } } },
     async (request, reply) => {
       const { email, password, organizationId } = request.body;
+      const emailKey = email.trim().toLowerCase();
+      const wait = Math.max(byEmail.wait(emailKey) ?? 0, byAddress.wait(request.ip) ?? 0);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        throw new ProblemError(
+          429,
+          'rate_limited',
+          'Too Many Requests',
+          `Too many failed logins: try again in ${wait} seconds.`,
+        );
+      }
       const user = identity.userByEmail(email);
-      if (!user || !verifyPassword(password, user.password_hash)) throw loginFailed();
+      if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
+        byEmail.take(emailKey);
+        byAddress.take(request.ip);
+        throw loginFailed();
+      }
+      byEmail.forget(emailKey);
       const memberships = identity.memberships(user.id);
       const membership = organizationId
         ? memberships.find((m) => m.organization_id === organizationId)

@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp, Uuid } from './common';
-import { LABEL_LIST_MAX_LIMIT, LABEL_SORTING_PROPERTIES, RECORD_TYPES } from './values';
+import {
+  LABEL_LIST_MAX_LIMIT,
+  LABEL_SORTING_PROPERTIES,
+  LIST_MAX_OFFSET,
+  RECORD_TYPES,
+} from './values';
 
 export const RecordTypeSchema = StringEnum(RECORD_TYPES);
 
@@ -34,7 +39,7 @@ export type Label = Static<typeof Label>;
 export const LabelListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LABEL_LIST_MAX_LIMIT })),
-    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: LIST_MAX_OFFSET })),
     sortingProperty: Type.Optional(StringEnum(LABEL_SORTING_PROPERTIES)),
     isSortingDescending: Type.Optional(Type.Boolean()),
     patientSearch: Type.Optional(Type.String({ maxLength: 200 })),

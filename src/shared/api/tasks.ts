@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, OneOfTypes, StringEnum, Timestamp, Uuid } from './common';
 import { Problem } from './errors';
-import { FIELD_TYPES, STATUS_CATEGORIES } from './values';
+import { FIELD_TYPES, LIST_MAX_OFFSET, STATUS_CATEGORIES } from './values';
 
 /**
  * Seed §2.6, §2.7, §3.2, §4.4. The seed leaves the status object and field definition open;
@@ -140,7 +140,7 @@ export const TaskListQuery = Type.Object(
     statusId: Type.Optional(StatusRef),
     groupKey: Type.Optional(Text(200)),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TASK_LIST_MAX_LIMIT })),
-    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: LIST_MAX_OFFSET })),
   },
   { additionalProperties: false },
 );

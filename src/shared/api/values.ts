@@ -54,6 +54,11 @@ export const LABEL_SORTING_PROPERTIES = ['FromTime', 'Type', 'Patient'] as const
 export type LabelSortingProperty = (typeof LABEL_SORTING_PROPERTIES)[number];
 export const LABEL_LIST_DEFAULT_LIMIT = 50;
 export const LABEL_LIST_MAX_LIMIT = 1000;
+/**
+ * The largest `offset` a list takes (labels, tasks): beyond it a list is certainly empty, and a
+ * bound keeps values like 2^63 or 1e20 a 400 naming the field rather than a database error.
+ */
+export const LIST_MAX_OFFSET = 1_000_000_000;
 
 /** Seed §6.1 event types (task events are defined by the task boards module). */
 export const EVENT_TYPES = [

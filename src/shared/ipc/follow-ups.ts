@@ -54,13 +54,15 @@ const BoardFieldInput = Type.Object(
 const BoardStatusesInput = Type.Array(BoardStatusInput, { minItems: 1, maxItems: 50 });
 const BoardFieldsInput = Type.Array(BoardFieldInput, { maxItems: 50 });
 const FieldValueInput = Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]);
+/** A field's key (a board field's slug): bounded, so the largest valid input has a size. */
+const FieldKey = Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' });
 const NullableTextInput = (maxLength: number) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 const TaskInputSchema = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 300 }),
     groupKey: Type.Optional(Type.String({ maxLength: 200 })),
-    fields: Type.Optional(Type.Record(Type.String(), FieldValueInput, { maxProperties: 50 })),
+    fields: Type.Optional(Type.Record(FieldKey, FieldValueInput, { maxProperties: 50 })),
     linkUrl: Type.Optional(Type.String({ maxLength: 2000 })),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     assignee: Type.Optional(Type.String({ maxLength: 200 })),
@@ -129,7 +131,7 @@ export const FOLLOW_UP_CHANNELS = {
             statusId: Type.Optional(StatusRefInput),
             fields: Type.Optional(
               Type.Record(
-                Type.String(),
+                FieldKey,
                 Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Null()]),
                 { maxProperties: 50 },
               ),

@@ -7,6 +7,24 @@ import type {
 } from '../../../shared/ipc';
 import { earmark } from '../bridge';
 
+/** The key the contract takes is at least this long; real keys are far longer. */
+const MIN_KEY_LENGTH = 8;
+
+/** What is wrong with a connect form's values, in the user's words; null when nothing is. */
+export function connectProblem({
+  baseUrl,
+  apiKey,
+}: {
+  baseUrl: string;
+  apiKey: string;
+}): string | null {
+  if (baseUrl.trim() === '') return 'Enter the service address from your clinic’s portal.';
+  if (apiKey.trim() === '') return 'Enter the API key from your clinic’s portal.';
+  if (apiKey.trim().length < MIN_KEY_LENGTH)
+    return 'That API key is too short: copy the whole key from your clinic’s portal.';
+  return null;
+}
+
 /** The accounts the main process knows, kept current by its accounts.changed event. */
 class AccountsState {
   list = $state<AccountSummary[]>([]);
@@ -29,7 +47,13 @@ class AccountsState {
 
   /** Connects an account (its key goes to the keychain unless `sessionOnly`); it becomes active. */
   async add(input: ChannelInput<'accounts.add'>): Promise<IpcResult<AccountSummary>> {
-    return earmark.invoke('accounts.add', input);
+    const problem = connectProblem(input);
+    if (problem) return { ok: false, error: { kind: 'invalid_input', message: problem } };
+    return earmark.invoke('accounts.add', {
+      ...input,
+      baseUrl: input.baseUrl.trim(),
+      apiKey: input.apiKey.trim(),
+    });
   }
 
   /** Opens the demo clinic on this computer, as an account. */
