@@ -22,6 +22,8 @@ interface ManifestRow {
   file: string | null;
   sha256: string | null;
   transcriptFile: string | null;
+  subtitlesFile?: string | null;
+  clinicalNoteFile?: string | null;
   error: string | null;
 }
 
@@ -122,7 +124,9 @@ describe.skipIf(problem !== undefined)('an export that a crash stopped, resumed'
         const bytes = readFileSync(join(folder, row.file));
         expect(createHash('sha256').update(bytes).digest('hex'), row.file).toBe(row.sha256);
       }
-      if (row.transcriptFile) named.add(row.transcriptFile);
+      for (const companion of [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile]) {
+        if (companion) named.add(companion);
+      }
     }
     for (const name of beforeCrash) expect(named.has(name), name).toBe(true);
     // Nothing else: no "(2)" copies, no partial downloads.

@@ -31,6 +31,8 @@ interface ManifestRow {
   bytes: number | null;
   sha256: string | null;
   transcriptFile: string | null;
+  subtitlesFile?: string | null;
+  clinicalNoteFile?: string | null;
 }
 
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -275,7 +277,11 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
         expect(row.sha256).toBe(sha256Of(join(folder, row.file!)));
         named.add(row.file!);
       }
-      for (const row of rows) if (row.transcriptFile) named.add(row.transcriptFile);
+      for (const row of rows) {
+        for (const companion of [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile]) {
+          if (companion) named.add(companion);
+        }
+      }
       expect(readdirSync(folder).filter((name) => !named.has(name))).toEqual([]);
     };
     try {
