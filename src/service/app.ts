@@ -18,6 +18,7 @@ import {
   RateLimiter,
   type RateLimit,
 } from './http/rate-limit';
+import { installFieldDialect } from './dialect/field';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
@@ -58,8 +59,15 @@ export interface ServiceOptions {
    * false sends exactly the seed's fields, as a service without these extensions would.
    */
   conversationRanges?: boolean;
+  /**
+   * 'seed' (the default): the seed's letter. 'field': as the real service behaves where public
+   * integrations found it differs (src/service/dialect/field.ts, docs/reference-service.md).
+   */
+  dialect?: ServiceDialect;
   logger?: boolean;
 }
+
+export type ServiceDialect = 'seed' | 'field';
 
 export interface ClinicService extends ServiceContext {
   app: FastifyInstance;
@@ -184,6 +192,7 @@ export function createService(options: ServiceOptions): ClinicService {
     async (api) => {
       installAuthentication(api, context.identity, now);
       installRateLimit(api, new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, now));
+      if (options.dialect === 'field') installFieldDialect(api, API_PREFIX);
       for (const routes of [
         authRoutes,
         deviceRoutes,

@@ -7,6 +7,7 @@ import { DEFAULT_WEBHOOK_BACKOFF_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhoo
 
 const USAGE = `Usage: npm run --silent service -- [--port N] [--host 127.0.0.1] [--data DIR] [--seed demo|scale:N] [--processing-ms N]
     [--rate-limit N/S] [--webhook-backoff-ms a,b,c,d,e] [--webhook-timeout-ms N] [--hide-conversation-ranges]
+    [--dialect seed|field]
 
 Starts the reference clinic service. The first line of stdout is one JSON object:
 {"baseUrl": "...", "credentials": {...}}; it then serves until SIGINT or SIGTERM.`;
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
       'webhook-backoff-ms': { type: 'string' },
       'webhook-timeout-ms': { type: 'string' },
       'hide-conversation-ranges': { type: 'boolean', default: false },
+      dialect: { type: 'string', default: 'seed' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -78,6 +80,9 @@ async function main(): Promise<void> {
   const processingMs = wholeNumber(values['processing-ms'], 'processing-ms', DEFAULT_PROCESSING_MS);
   const seed = parseSeed(values.seed);
   const dataDir = resolve(values.data);
+  if (values.dialect !== 'seed' && values.dialect !== 'field')
+    fail(`--dialect must be seed or field, not "${values.dialect}".`);
+  const dialect = values.dialect;
 
   const webhookTimeoutMs = wholeNumber(
     values['webhook-timeout-ms'],
@@ -98,6 +103,7 @@ async function main(): Promise<void> {
       webhookBackoffMs: backoff(values['webhook-backoff-ms']),
       webhookTimeoutMs,
       conversationRanges: !values['hide-conversation-ranges'],
+      dialect,
     });
   } catch (error) {
     if (error instanceof SeedMismatchError) fail(error.message);

@@ -22,7 +22,13 @@ const WAIT = { timeout: 20_000, interval: 100 };
  * practice system, a hub record's transcript in step with its audio, notes as the real service
  * sends them (JSON, "{}"), and a readable time axis on a 90-minute recording.
  */
-describe.skipIf(problem !== undefined)('a record’s notes in Chromium (demo clinic)', () => {
+/** A record's time as the service sent it: ISO (the seed) or epoch ms (the field dialect). */
+const msOf = (time: string | number) => (typeof time === 'number' ? time : Date.parse(time));
+
+describe.skipIf(problem !== undefined).each([
+  { dialect: 'seed', flags: [] as string[] },
+  { dialect: 'field', flags: ['--dialect', 'field'] },
+])('a record’s notes in Chromium (demo clinic, $dialect dialect)', ({ dialect, flags }) => {
   let app: AppOnDemoService;
   let page: Page;
   const fixtures: Record<string, string> = {};
@@ -37,9 +43,11 @@ describe.skipIf(problem !== undefined)('a record’s notes in Chromium (demo cli
   const seconds = async () => Number(await position().getAttribute('aria-valuenow'));
 
   beforeAll(async () => {
-    app = await openAppOnDemoService('record-notes', {
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
+    app = await openAppOnDemoService(
+      `record-notes-${dialect}`,
+      { permissions: ['clipboard-read', 'clipboard-write'] },
+      flags,
+    );
     page = app.page;
     // Notes as public integrations report the real service sends them, and a 90-minute record.
     const organizationId = app.credentials.primary.organizationId;
@@ -116,8 +124,8 @@ describe.skipIf(problem !== undefined)('a record’s notes in Chromium (demo cli
     const soap = noteKinds(label!.ownedPatientNotes).find((k) => k.types[0] === SOAP_NOTE_TYPE)!;
     const expected = handOffText({
       patient: label!.patient!.name,
-      fromMs: Date.parse(label!.fromTime),
-      toMs: Date.parse(label!.toTime),
+      fromMs: msOf(label!.fromTime),
+      toMs: msOf(label!.toTime),
       timeZone: machineTimeZone(),
       recordKind: recordTypeLabel(label!.type),
       note: parseSoap(soap.current.content),

@@ -16,7 +16,10 @@ const WAIT = { timeout: 20_000, interval: 100 };
  * can stop it: filter, sort and page through the list online; then, with the service gone,
  * reload and browse the cached list and search the cached transcripts.
  */
-describe.skipIf(problem !== undefined)('the Recordings list in Chromium (demo clinic)', () => {
+describe.skipIf(problem !== undefined).each([
+  { dialect: 'seed', flags: [] as string[] },
+  { dialect: 'field', flags: ['--dialect', 'field'] },
+])('the Recordings list in Chromium (demo clinic, $dialect dialect)', ({ dialect, flags }) => {
   let app: AppOnDemoService;
   let service: Launched;
   let baseUrl: string;
@@ -63,7 +66,7 @@ describe.skipIf(problem !== undefined)('the Recordings list in Chromium (demo cl
   };
 
   beforeAll(async () => {
-    app = await openAppOnDemoService('recordings');
+    app = await openAppOnDemoService(`recordings-${dialect}`, {}, flags);
     ({ service, baseUrl, credentials, page } = app);
     await page.getByRole('link', { name: 'Recordings' }).click();
     await grid().waitFor();

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Device, Label } from '../../src/shared/api';
+import type { ExportSummary, Sourced, SyncStatus } from '../../src/shared/ipc';
+import type { SearchHit } from '../../src/shared/search';
+import { parseSoap } from '../../src/shared/record/soap';
+import { SessionSecretStore } from '../../src/main/accounts/secret-store';
+import { createCore, type Core } from '../../src/main/core';
+import { DEMO_DEVICES, startService, type RunningService } from '../service/harness';
+import { until } from '../service/poll';
+import * as fx from './audio/fixtures';
+
+/**
+ * The app against the service as it is in the field (issue 18): epoch-ms times, list rows
+ * without notes, SOAP as JSON, sign-ins among the devices, audio without an ETag — the same
+ * answers to the renderer as on the seed dialect.
+ */
+const SOAP = 'S: Coughing.\nO: Harsh lung sounds.\nA: Suspected pneumonia.\nP: Radiographs.';
+const FROM = Date.UTC(2026, 10, 23, 10, 0);
+
+describe('the app on the field dialect', () => {
+  let svc: RunningService;
+  let core: Core;
+  let labelId: string;
+  const call = async <T>(channel: string, input: unknown): Promise<T> => {
+    const answer = await core.rpc.invoke(channel, input);
+    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
+    return answer.value as T;
+  };
+
+  beforeAll(async () => {
+    svc = await startService({ dialect: 'field' });
+    labelId = fx.seedLabel(svc.service, svc.credentials.primary.organizationId, {
+      fromMs: FROM,
+      patient: 'Bella',
+      notes: [
+        ['Transcript', 'Vet: Hello Bella.', 1],
+        ['SOAP', SOAP, 2],
+      ],
+    });
+    core = createCore({
+      dataDir: fx.tempFolder('earmark-field-'),
+      shell: 'browser',
+      version: 'test',
+      keychain: new SessionSecretStore(),
+      log: () => undefined,
+      exportFolder: fx.tempFolder('earmark-field-exports-'),
+    });
+    await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
+  });
+  afterAll(async () => {
+    await core?.close();
+    await svc?.dispose();
+  });
+
+  it('offers only the hubs on the timeline, not the sign-ins', async () => {
+    const devices = await call<Sourced<Device[]>>('devices.list', {});
+    expect(devices.value.map((d) => d.value).sort()).toEqual(DEMO_DEVICES.map((d) => d.id).sort());
+  });
+
+  it('reads epoch-ms times as the seed’s ISO times, and the SOAP note as its sections', async () => {
+    const { value: label } = await call<Sourced<Label>>('labels.get', { labelId });
+    expect(label.fromTime).toBe(new Date(FROM).toISOString());
+    const soap = label.ownedPatientNotes!.find((note) => note.type === 'SOAP')!;
+    expect(parseSoap(soap.content)).toEqual(parseSoap(SOAP));
+    const page = await call<Sourced<{ items: Label[] }>>('labels.list', {});
+    expect(page.value.items[0]!.toTime).toBe(new Date(FROM + 2 * 60_000).toISOString());
+  });
+
+  it('syncs the notes the list rows leave out, so offline search finds a word of the SOAP note', async () => {
+    await until(
+      () => call<SyncStatus>('sync.status', {}),
+      (status) => status.lastSyncAt !== null,
+      30_000,
+    );
+    const hits = await until(
+      () => call<SearchHit[]>('search', { query: 'pneumonia' }),
+      (found) => found.length > 0,
+      30_000,
+    );
+    expect(hits[0]).toMatchObject({ kind: 'note', noteType: 'SOAP' });
+  });
+
+  it('exports whole audio without an ETag, its SHA-256 the service’s', async () => {
+    const folder = fx.tempFolder('earmark-field-export-');
+    const { folderId } = await call<{ folderId: string }>('export.useFolder', { path: folder });
+    const summary = await call<ExportSummary>('export.run', {
+      exportId: randomUUID(),
+      folderId,
+      labels: { ids: [labelId] },
+      transcripts: true,
+      onExists: 'keep-both',
+    });
+    const [row] = summary.rows;
+    expect(row!.status).toBe('exported');
+    expect(fx.sha256(readFileSync(join(folder, row!.file!)))).toBe(
+      fx.sha256(await fx.serviceAudio(svc, labelId)),
+    );
+  });
+});
