@@ -8,7 +8,16 @@ import type { SearchHit } from '../../src/shared/search';
 import { parseSoap } from '../../src/shared/record/soap';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
-import { DEMO_DEVICES, startService, type RunningService } from '../service/harness';
+import { MINUTE_MS } from '../../src/shared/api';
+import type { CreateConversationResponse } from '../../src/shared/api';
+import type { PreparedAudio } from '../../src/shared/ipc';
+import {
+  DEMO_DEVICES,
+  baseMinute,
+  hubMinute,
+  startService,
+  type RunningService,
+} from '../service/harness';
 import { until } from '../service/poll';
 import * as fx from './audio/fixtures';
 
@@ -19,6 +28,7 @@ import * as fx from './audio/fixtures';
  */
 const SOAP = 'S: Coughing.\nO: Harsh lung sounds.\nA: Suspected pneumonia.\nP: Radiographs.';
 const FROM = Date.UTC(2026, 10, 23, 10, 0);
+const BASE = baseMinute(2);
 
 describe('the app on the field dialect', () => {
   let svc: RunningService;
@@ -31,7 +41,11 @@ describe('the app on the field dialect', () => {
   };
 
   beforeAll(async () => {
-    svc = await startService({ dialect: 'field' });
+    svc = await startService({ dialect: 'field', processingMs: 300 });
+    svc.service.hub.insertMinutes(
+      DEMO_DEVICES[0].id,
+      Array.from({ length: 20 }, (_, i) => hubMinute(BASE, i, 20_000)),
+    );
     labelId = fx.seedLabel(svc.service, svc.credentials.primary.organizationId, {
       fromMs: FROM,
       patient: 'Bella',
@@ -98,5 +112,33 @@ describe('the app on the field dialect', () => {
     expect(fx.sha256(readFileSync(join(folder, row!.file!)))).toBe(
       fx.sha256(await fx.serviceAudio(svc, labelId)),
     );
+  });
+
+  it('plays a record: its audio prepared and served whole, without an ETag to resume by', async () => {
+    const prepared = await call<PreparedAudio>('audio.prepare', { labelId });
+    expect(prepared.bytes).toBeGreaterThan(0);
+    const media = await core.media({ method: 'GET', headers: { range: 'bytes=0-3' } }, labelId);
+    expect(media.status).toBe(206);
+    const chunks: Buffer[] = [];
+    for await (const chunk of media.body!) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString('latin1')).toBe('RIFF');
+  });
+
+  it('reaches the record a completed conversation became, matched by its epoch-ms range', async () => {
+    const deviceId = DEMO_DEVICES[0].id;
+    const range = { deviceId, startMs: BASE + 2 * MINUTE_MS, endMs: BASE + 6 * MINUTE_MS };
+    const created = await call<CreateConversationResponse>('hub.create', range);
+    const ref = { deviceId, conversationId: created.conversation!.conversationId };
+    await call('hub.complete', ref);
+    await until(
+      () => call<Sourced<{ status: string }>>('conversations.get', ref),
+      (answer) => answer.value.status === 'UPLOADED',
+      10_000,
+    );
+    const record = await call<Sourced<Label | null>>('conversations.record', ref);
+    expect(record.value).toMatchObject({
+      fromTime: new Date(range.startMs).toISOString(),
+      toTime: new Date(range.endMs).toISOString(),
+    });
   });
 });
