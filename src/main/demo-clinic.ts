@@ -15,7 +15,12 @@ export class DemoClinic {
   ) {}
 
   async start(): Promise<{ baseUrl: string; apiKey: string }> {
-    this.sandbox ??= openSandbox({ ...this.options, seed: { kind: 'demo' } });
+    // The demo is a sandbox: its webhooks may go to a listener on this machine.
+    this.sandbox ??= openSandbox({
+      ...this.options,
+      seed: { kind: 'demo' },
+      webhookDestinations: 'any',
+    });
     try {
       const { baseUrl, credentials } = await this.sandbox;
       if (!('primary' in credentials))

@@ -19,6 +19,7 @@ import {
   type RateLimit,
 } from './http/rate-limit';
 import { installFieldDialect } from './dialect/field';
+import type { WebhookDestinations } from './webhooks/destinations';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
@@ -64,6 +65,11 @@ export interface ServiceOptions {
    * integrations found it differs (src/service/dialect/field.ts, docs/reference-service.md).
    */
   dialect?: ServiceDialect;
+  /**
+   * Where webhooks may go: 'public' (the default) only to public addresses; 'any' also to this
+   * machine and the local network — the sandbox's (demo clinic, tests, `--allow-local-webhooks`).
+   */
+  webhookDestinations?: WebhookDestinations;
   logger?: boolean;
 }
 
@@ -119,6 +125,7 @@ export function createService(options: ServiceOptions): ClinicService {
     now,
     backoffMs: options.webhookBackoffMs ?? DEFAULT_WEBHOOK_BACKOFF_MS,
     timeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    destinations: options.webhookDestinations ?? 'public',
   });
   events.onAppend(() => dispatcher.wake());
   const context: ServiceContext = {
@@ -143,6 +150,7 @@ export function createService(options: ServiceOptions): ClinicService {
     resourcesDir,
     now,
     conversationRanges: options.conversationRanges ?? true,
+    webhookDestinations: options.webhookDestinations ?? 'public',
   };
 
   const app = Fastify({

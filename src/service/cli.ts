@@ -7,7 +7,7 @@ import { DEFAULT_WEBHOOK_BACKOFF_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhoo
 
 const USAGE = `Usage: npm run --silent service -- [--port N] [--host 127.0.0.1] [--data DIR] [--seed demo|scale:N] [--processing-ms N]
     [--rate-limit N/S] [--webhook-backoff-ms a,b,c,d,e] [--webhook-timeout-ms N] [--hide-conversation-ranges]
-    [--dialect seed|field]
+    [--dialect seed|field] [--allow-local-webhooks]
 
 Starts the reference clinic service. The first line of stdout is one JSON object:
 {"baseUrl": "...", "credentials": {...}}; it then serves until SIGINT or SIGTERM.`;
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
       'webhook-timeout-ms': { type: 'string' },
       'hide-conversation-ranges': { type: 'boolean', default: false },
       dialect: { type: 'string', default: 'seed' },
+      'allow-local-webhooks': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
       webhookTimeoutMs,
       conversationRanges: !values['hide-conversation-ranges'],
       dialect,
+      webhookDestinations: values['allow-local-webhooks'] ? 'any' : 'public',
     });
   } catch (error) {
     if (error instanceof SeedMismatchError) fail(error.message);

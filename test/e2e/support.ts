@@ -141,6 +141,8 @@ export async function launchDemoService(
     serviceDir,
     '--seed',
     'demo',
+    // The sandbox's webhook policy, as `npm run demo-service` has it.
+    '--allow-local-webhooks',
     ...flags,
   ]);
   const banner = JSON.parse((await service.waitFor('stdout', /^\{.*\}$/m, 60_000))[0]) as {

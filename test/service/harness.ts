@@ -33,7 +33,13 @@ async function listen(
   credentials: DemoCredentials | undefined,
   options: Partial<ServiceOptions>,
 ): Promise<RunningService> {
-  const service = createService({ dataDir, processingMs: 200, ...options });
+  // The sandbox's webhook policy: tests deliver to listeners on this machine.
+  const service = createService({
+    dataDir,
+    processingMs: 200,
+    webhookDestinations: 'any',
+    ...options,
+  });
   const creds = credentials ?? seedIdentity(service, Date.now()).credentials;
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `${address}${API_PREFIX}`;

@@ -66,7 +66,13 @@ describe('webhook delivery across restarts', () => {
 
     const target = await receiver((_, index) => (index === 0 ? 500 : 204));
     // The first retry waits 1.5 s: time enough to kill the service before it comes.
-    const args = ['--data', dataDir, '--webhook-backoff-ms', '1500,50,50,50,50'];
+    const args = [
+      '--data',
+      dataDir,
+      '--webhook-backoff-ms',
+      '1500,50,50,50,50',
+      '--allow-local-webhooks',
+    ];
     const start = async (): Promise<{ cli: Launched; baseUrl: string }> => {
       const cli = launch('src/service/cli.ts', args);
       cleanups.push(() => cli.kill());

@@ -1,3 +1,4 @@
+import type { WebhookDestinations } from '../webhooks/destinations';
 import type { FastifyInstance } from 'fastify';
 import type { ClipBank } from '../audio/clip-bank';
 import type { ServiceDatabase } from '../db/database';
@@ -26,6 +27,8 @@ export interface ServiceContext {
   clips: ClipBank;
   resourcesDir: string;
   now: () => number;
+  /** Where webhooks may be delivered (src/service/webhooks/destinations.ts). */
+  webhookDestinations: WebhookDestinations;
   /** Conversations carry their range and label, and the list filters by time (the reference's extensions). */
   conversationRanges: boolean;
 }

@@ -15,6 +15,7 @@ import {
 import { toWebhook } from '../db/webhook-store';
 import { reachable, requireOrganization, type Principal } from '../http/auth';
 import type { RouteModule, ServiceContext } from '../http/context';
+import { checkDestination, DestinationRefused } from '../webhooks/destinations';
 import { conflict, ProblemError } from '../http/problems';
 
 const OrgParams = Type.Object({ orgId: Uuid });
@@ -55,6 +56,15 @@ export const webhookRoutes: RouteModule = (fastify, context) => {
     async (request, reply) => {
       const { orgId } = request.params;
       requireOrganization(request.principal, orgId);
+      await checkDestination(request.body.url, context.webhookDestinations).catch((error) => {
+        if (!(error instanceof DestinationRefused)) throw error;
+        throw new ProblemError(
+          400,
+          'validation_failed',
+          'Invalid request',
+          `body "url": ${error.message}`,
+        );
+      });
       const row = db.transaction(() => {
         if (webhookStore.webhooks(orgId).length >= WEBHOOKS_PER_ORGANIZATION) {
           throw new ProblemError(

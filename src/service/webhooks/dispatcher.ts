@@ -1,3 +1,4 @@
+import { checkDestination, publicOnlyLookup, type WebhookDestinations } from './destinations';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import {
@@ -43,6 +44,8 @@ export interface DispatcherDeps {
   /** The wait before each of the retries; its length is the number of retries. */
   backoffMs: readonly number[];
   timeoutMs: number;
+  /** Where deliveries may go: checked again at each attempt. */
+  destinations: WebhookDestinations;
 }
 
 type Outcome = 'success' | 'retry' | 'final';
@@ -79,9 +82,15 @@ export class WebhookDispatcher {
   private stopped = false;
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly shutdown = new AbortController();
-  private readonly agent = new Agent({ keepAliveTimeout: 4_000 });
+  private readonly agent: Agent;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    // Connections go only to addresses the policy allows, whatever a name resolves to later.
+    this.agent = new Agent({
+      keepAliveTimeout: 4_000,
+      ...(deps.destinations === 'public' ? { connect: { lookup: publicOnlyLookup } } : {}),
+    });
+  }
 
   /** Queues what the log holds beyond the cursor and sends what is due (also after a restart). */
   start(): void {
@@ -201,6 +210,7 @@ export class WebhookDispatcher {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
+      await checkDestination(delivery.url, this.deps.destinations);
       const response = await request(delivery.url, {
         method: 'POST',
         body: delivery.body,

@@ -1,0 +1,98 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkDestination,
+  DestinationRefused,
+  isPublicAddress,
+} from '../../src/service/webhooks/destinations';
+import { problemOf, startService, type RunningService } from './harness';
+
+/** The webhook destination policy (issue 19): public addresses only, unless the sandbox's. */
+describe('the webhook destination policy', () => {
+  it.each([
+    ['127.0.0.1', false],
+    ['127.8.9.10', false],
+    ['10.1.2.3', false],
+    ['172.20.0.1', false],
+    ['192.168.1.10', false],
+    ['169.254.169.254', false], // cloud metadata
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:7f00:1', false],
+    ['8.8.8.8', true],
+    ['93.184.216.34', true],
+    ['2606:4700:4700::1111', true],
+    ['::ffff:8.8.8.8', true],
+    ['not an address', false],
+  ])('%s is public: %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/hook', 'is 127.0.0.1'],
+    ['http://[::1]/hook', 'is ::1'],
+    ['http://0x7f.0.0.1/hook', 'is 127.0.0.1'], // hex: the URL parser writes it as a dotted quad
+    ['http://2130706433/hook', 'is 127.0.0.1'], // one number
+    ['http://0177.0.0.1/hook', 'is 127.0.0.1'], // octal
+    ['http://169.254.169.254/latest/meta-data', 'is 169.254.169.254'],
+    ['http://localhost:9/hook', 'not one'],
+    ['http://metadata.google.internal/', 'cannot be resolved'],
+    ['ftp://8.8.8.8/hook', 'must be http or https'],
+  ])('refuses %s, naming the rule', async (url, rule) => {
+    const refusal = await checkDestination(url, 'public').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(DestinationRefused);
+    expect((refusal as Error).message).toContain(rule);
+  });
+
+  it('takes a public address, and anything http(s) in the sandbox', async () => {
+    await expect(checkDestination('https://8.8.8.8/hook', 'public')).resolves.toBeUndefined();
+    await expect(checkDestination('http://127.0.0.1:9/hook', 'any')).resolves.toBeUndefined();
+  });
+});
+
+describe('webhooks on a service with the default policy', () => {
+  let svc: RunningService;
+  let listener: Server;
+  let hits = 0;
+  beforeAll(async () => {
+    svc = await startService({ webhookDestinations: 'public' });
+    listener = createServer((_request, response) => {
+      hits++;
+      response.end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await svc.dispose();
+    await new Promise((resolve) => listener.close(resolve));
+  });
+
+  it('refuses to create one for this machine with a 400 naming the rule, and sends nothing', async () => {
+    const { admin } = svc.credentials;
+    const login = await svc.call('/auth/login', {
+      method: 'POST',
+      json: { email: admin.email, password: admin.password },
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const port = (listener.address() as AddressInfo).port;
+    for (const url of [`http://127.0.0.1:${port}/hook`, `http://[::1]:${port}/hook`]) {
+      const response = await svc.call(`/organizations/${admin.organizationId}/webhooks`, {
+        method: 'POST',
+        headers: { cookie },
+        json: { url, description: 'local' },
+      });
+      expect(response.status).toBe(400);
+      const problem = await problemOf(response);
+      expect(problem.detail).toContain('"url"');
+      expect(problem.detail).toContain('only to public addresses');
+    }
+    expect(hits).toBe(0);
+  });
+});
