@@ -63,7 +63,12 @@ describe.skipIf(problem !== undefined)(
       await column('Not addressed').waitFor();
       await column('In progress').waitFor();
       await expect.poll(() => column('Completed').count(), WAIT).toBe(0);
-      await page.getByText(/^This board has no tasks yet\./).waitFor();
+      const empty = page.getByText(/^This board has no tasks yet\. Open a recording/);
+      await empty.waitFor();
+      // Its button goes where the hint says: to the recordings.
+      await empty.getByRole('button', { name: 'Go to Recordings' }).click();
+      await page.getByRole('grid', { name: 'Recordings' }).waitFor();
+      await page.getByRole('link', { name: 'Follow-ups' }).click();
       await page.getByRole('radio', { name: /^All/ }).check();
       await column('No Action Needed').waitFor();
       await page.getByRole('radio', { name: /^Open/ }).check();

@@ -107,6 +107,10 @@ describe.skipIf(problem !== undefined).each([
     }
     expect(label, 'the demo clinic has a record with a SOAP note').toBeDefined();
     await open(label!.id);
+    // The title in plain words; the service's type name only in the details, for support.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      recordTypeLabel(label!.type),
+    );
     const card = page.getByRole('region', { name: 'Clinical note (SOAP)' });
     await card.waitFor();
     expect(await card.getByRole('heading', { level: 3 }).allTextContents()).toEqual([
