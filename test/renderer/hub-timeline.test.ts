@@ -188,4 +188,15 @@ describe('the hub timeline store', () => {
     });
     expect(store.bands[0]!.status).toBe('FAILED');
   });
+
+  it('says a Shift+arrow selection was capped when it stops at 90 minutes, and not before', async () => {
+    await store.loadDevices();
+    store.cursorMs = at(600);
+    for (let i = 0; i < 89; i++) store.step(1, true);
+    expect(store.range).toMatchObject({ startMs: at(600), endMs: at(690), capped: false });
+    store.step(1, true); // one more minute would pass the cap: it stays, and says so
+    expect(store.range).toMatchObject({ startMs: at(600), endMs: at(690), capped: true });
+    store.step(-1, true);
+    expect(store.range?.capped).toBe(false);
+  });
 });

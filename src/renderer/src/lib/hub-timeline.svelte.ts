@@ -71,8 +71,15 @@ export class HubTimelineState {
         }))
       : [],
   );
+  /** The last Shift+arrow stopped at the 90-minute cap (the range is whole, but was cut). */
+  capHit = $state(false);
   range = $derived(
-    this.selection ? selectionRange(this.selection.anchorMs, this.selection.focusMs) : null,
+    this.selection
+      ? {
+          ...selectionRange(this.selection.anchorMs, this.selection.focusMs),
+          ...(this.capHit ? { capped: true } : {}),
+        }
+      : null,
   );
   /** A known conversation the selection overlaps: Create would be refused, so it is not offered. */
   overlap = $derived(this.range ? (overlappingBand(this.range, this.bands) ?? null) : null);
@@ -189,6 +196,7 @@ export class HubTimelineState {
 
   select(anchorMs: number, focusMs: number): void {
     this.selection = { anchorMs, focusMs };
+    this.capHit = false;
     this.outcome = null;
   }
 
@@ -198,6 +206,7 @@ export class HubTimelineState {
 
   clear(): void {
     this.selection = null;
+    this.capHit = false;
     this.outcome = null;
   }
 
@@ -206,7 +215,10 @@ export class HubTimelineState {
     const from = this.cursorMs ?? this.range?.startMs ?? this.view.startMs;
     if (extend) {
       const selection = this.selection ?? { anchorMs: from, focusMs: from };
-      this.selection = extendSelection(selection, deltaMinutes, this.day);
+      const next = extendSelection(selection, deltaMinutes, this.day);
+      // The day's edge stops it too, silently; only the cap is said.
+      this.capHit = next.focusMs !== moveMinute(selection.focusMs, deltaMinutes, this.day);
+      this.selection = next;
       this.cursorMs = this.selection.focusMs;
     } else {
       this.cursorMs = moveMinute(from, deltaMinutes, this.day);
