@@ -388,9 +388,11 @@ describe('delivery (seed §6.2)', () => {
     const webhook = await createWebhook(target.url);
     await createTasks(DELIVERIES_RETURNED + 5);
     await target.waitFor(DELIVERIES_RETURNED + 5);
+    // Every event arrived (on a busy machine some only on a retry, after a 300 ms time-out: the
+    // log then holds those attempts too); the log keeps the newest 50 attempts whatever they were.
     const log = await until(
       () => deliveries(webhook.id),
-      (d) => d.length === DELIVERIES_RETURNED && d.every((x) => x.success),
+      (d) => d.length === DELIVERIES_RETURNED,
     );
     expect(log).toHaveLength(DELIVERIES_RETURNED);
     const stored = svc.service.db
