@@ -84,6 +84,21 @@ describe('the hub timeline store', () => {
     ]);
   });
 
+  it('keeps the selection when the screen comes back to the same day, and drops it on another', async () => {
+    await store.loadDevices();
+    await settle();
+    store.select(at(700), at(706));
+    const selected = store.range;
+    // The screen mounts again (the user came back to it): the day is refreshed, the range stays.
+    await store.loadDevices();
+    await settle();
+    expect(store.range).toEqual(selected);
+    expect(selected).not.toBeNull();
+    store.shiftDay(-1);
+    await settle();
+    expect(store.range).toBeNull();
+  });
+
   it('offers no suggestion before the day’s bands are known', async () => {
     let answer: (bands: Sourced<ConversationBand[]>) => void = () => {};
     fake.handle('hub.bands', () => new Promise((resolve) => (answer = resolve)));

@@ -89,6 +89,8 @@ export class HubTimelineState {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private readonly cache = new Map<string, TimelineMinute[]>();
   private loadToken = 0;
+  /** The device and day (cache key) the view and selection belong to. */
+  private shown: string | null = null;
 
   constructor() {
     // Main follows the conversations completed here; their bands and the outcome follow it.
@@ -117,12 +119,17 @@ export class HubTimelineState {
   async loadDay(): Promise<void> {
     const deviceId = this.deviceId;
     const { startMs, endMs } = this.day;
-    this.view = { startMs, endMs };
-    this.selection = null;
-    this.outcome = null;
-    if (!deviceId) return;
+    const key = deviceId ? this.key(deviceId, startMs, endMs) : null;
+    // Coming back to the day already shown (the screen mounts again) refreshes it: what the user
+    // selected there, perhaps a moment ago, stays.
+    if (key === null || key !== this.shown) {
+      this.view = { startMs, endMs };
+      this.selection = null;
+      this.outcome = null;
+    }
+    this.shown = key;
+    if (!deviceId || !key) return;
     const token = ++this.loadToken;
-    const key = this.key(deviceId, startMs, endMs);
     const cached = this.cache.get(key);
     this.minutes = cached ?? null;
     this.error = null;
