@@ -13,7 +13,10 @@ export const UNITS = {
   ms: 'at most',
   MB: 'at most',
   '×': 'at most',
+  '%': 'at most',
   'labels/s': 'at least',
+  /** A share of what a limit allows (e.g. requests under a rate limit). */
+  '× allowed': 'at least',
 } as const;
 export type Unit = keyof typeof UNITS;
 
@@ -77,7 +80,7 @@ export const passes = (figure: Figure): boolean => {
 };
 
 const withUnit = (number: string, unit: Unit) =>
-  unit === '×' ? `${number}×` : `${number} ${unit}`;
+  unit === '×' || unit === '%' ? `${number}${unit}` : `${number} ${unit}`;
 
 /** A value with its unit, e.g. "12.34 ms", "1.08×"; "none" for null. */
 export const amount = (value: number | null, unit: Unit): string =>

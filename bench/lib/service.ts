@@ -1,6 +1,6 @@
 // The reference service for a benchmark, in a child process (its CPU is not the measured
-// process's), seeded with `scale:N` labels and its rate limit lifted: the default, 3000 requests
-// a minute, would make the limit the figure.
+// process's), seeded with `scale:N` labels and, unless a benchmark measures it, its rate limit
+// lifted: the default, 3000 requests a minute, would make the limit the figure.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,17 @@ function treeCpuMs(root: number): number | null {
   return ticks(root) * 10;
 }
 
-export async function startScaleService(dataDir: string, labels: number): Promise<ScaleService> {
+export interface ScaleServiceOptions {
+  /** `--rate-limit N/S`; lifted (a million a second) unless given. */
+  rateLimit?: string;
+  dialect?: 'seed' | 'field';
+}
+
+export async function startScaleService(
+  dataDir: string,
+  labels: number,
+  { rateLimit = '1000000/1', dialect = 'seed' }: ScaleServiceOptions = {},
+): Promise<ScaleService> {
   const child = spawn(
     join(repoRoot, 'node_modules', '.bin', 'tsx'),
     [
@@ -55,7 +65,9 @@ export async function startScaleService(dataDir: string, labels: number): Promis
       '--seed',
       `scale:${labels}`,
       '--rate-limit',
-      '1000000/1',
+      rateLimit,
+      '--dialect',
+      dialect,
     ],
     // Its own process group, so stop() ends tsx and the service it runs.
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], detached: true },

@@ -18,6 +18,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's per-attempt time-out. */
   timeoutMs?: number;
+  /**
+   * Who waits out a 429: the client, retrying after Retry-After (the default), or the caller,
+   * who gets the error at once (the sync, whose gate paces all its requests by what the 429s say).
+   */
+  rateLimits?: 'client' | 'caller';
 }
 
 export interface ApiRequest extends CallOptions {
@@ -314,6 +319,7 @@ export function createHttpClient(options: HttpOptions): HttpClient {
         return await attempt(request, handle, bodyOutlivesAttempt);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        if (error.kind === 'rate_limited' && request.rateLimits === 'caller') throw error;
         const waitMs = retryDelayMs(error, request.method, retry, tuning, random);
         if (waitMs === undefined) throw error;
         try {

@@ -200,6 +200,8 @@ export function createSyncEngine(deps: SyncDeps, tuning: SyncTuning = {}): SyncE
       },
       skipped,
       rateLimitWaits: gate.waits,
+      rateLimitRefusals: gate.refusals,
+      ratePacePerSecond: gate.pacePerSecond,
     };
   }
 

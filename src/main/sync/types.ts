@@ -86,8 +86,12 @@ export interface SyncResult {
   conversations: { listed: number; added: number; changed: number };
   /** Streams the key may not read (scope or entitlement missing): skipped, not failed. */
   skipped: ('labels' | 'conversations')[];
-  /** Times the service said to slow down (429) and the sync waited. */
+  /** Times the service said to slow down (429) and the sync paused. */
   rateLimitWaits: number;
+  /** Requests the service refused with 429 (several may come back for one pause). */
+  rateLimitRefusals: number;
+  /** The pace (requests a second) the 429s showed the service allows; null when none came. */
+  ratePacePerSecond: number | null;
 }
 
 /** The last run as the cache remembers it (readable offline). */

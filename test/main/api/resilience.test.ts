@@ -86,6 +86,18 @@ describe('429: rate limited', () => {
     expect(seen('GET', '/devices')).toBe(3);
   });
 
+  it('hands a 429 straight to a caller who paces its own requests (the sync)', async () => {
+    const { client, sleeps } = make();
+    env.proxy.inject({ kind: 'status', status: 429, headers: { 'retry-after': '2' } });
+    const error = await rejection(
+      client.devices.list({}, { rateLimits: 'caller' }),
+      'rate_limited',
+    );
+    expect(error.retryAfterMs).toBe(2000);
+    expect(sleeps).toEqual([]);
+    expect(seen('GET', '/devices')).toBe(1);
+  });
+
   it('does not wait out a Retry-After beyond the cap: the UI tells the user instead', async () => {
     const { client, sleeps } = make({ maxRetryAfterMs: 60_000 });
     env.proxy.inject({ kind: 'status', status: 429, headers: { 'retry-after': '600' } });
