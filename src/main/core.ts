@@ -16,6 +16,7 @@ import type { CoreContext } from './context';
 import { Conversations } from './conversations/conversations';
 import { ConversationRanges } from './conversations/ranges';
 import { ConversationFollower } from './conversations/follow';
+import type { ServiceDialect } from '../service/app';
 import { DemoClinic } from './demo-clinic';
 import { Exports } from './export/exports';
 import { CommentStore } from './follow-ups/comment-store';
@@ -52,6 +53,8 @@ export interface CoreOptions extends ShellCapabilities {
   exportFolder?: string;
   /** How long the demo clinic takes to process a completed conversation. */
   demoProcessingMs?: number;
+  /** How the demo clinic's service behaves: as the seed says (default) or as in the field. */
+  demoDialect?: ServiceDialect;
   /** The folder holding demo-speech/ (the source tree's resources/ unless packaged elsewhere). */
   resourcesDir?: string;
   /** better-sqlite3's addon for this runtime, when not the default (Electron). */
@@ -104,6 +107,7 @@ export function createCore(options: CoreOptions): Core {
   const demo = new DemoClinic({
     dataDir: join(options.dataDir, 'demo-service'),
     processingMs: options.demoProcessingMs,
+    dialect: options.demoDialect,
     resourcesDir: options.resourcesDir,
     nativeBinding: options.sqliteBinding,
   });

@@ -10,7 +10,7 @@ export class DemoClinic {
   constructor(
     private readonly options: Pick<
       SandboxOptions,
-      'dataDir' | 'processingMs' | 'resourcesDir' | 'nativeBinding'
+      'dataDir' | 'processingMs' | 'resourcesDir' | 'nativeBinding' | 'dialect'
     >,
   ) {}
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, until } from '../service/poll';
 import {
   chromiumProblem,
+  DIALECTS,
   openAppOnEmbeddedDemo,
   startShellProcess,
   type AppOnEmbeddedDemo,
@@ -51,97 +52,105 @@ function killTree(pid: number): void {
  * data folder: Recordings offers to resume it, and the resumed export finishes it — finished
  * files are not exported again, and one manifest lists every recording.
  */
-describe.skipIf(problem !== undefined)('an export that a crash stopped, resumed', () => {
-  let app: AppOnEmbeddedDemo;
-  let restarted: ShellProcess | undefined;
-  let folder: string;
+describe.skipIf(problem !== undefined).each(DIALECTS)(
+  'an export that a crash stopped, resumed (%s dialect)',
+  (dialect) => {
+    let app: AppOnEmbeddedDemo;
+    let restarted: ShellProcess | undefined;
+    let folder: string;
 
-  beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'earmark-e2e-resume-'));
-    app = await openAppOnEmbeddedDemo('export-resume', { defaultTimeoutMs: 30_000 });
-  }, 90_000);
-  afterAll(async () => {
-    await restarted?.stop();
-    await app?.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      folder = mkdtempSync(join(tmpdir(), 'earmark-e2e-resume-'));
+      app = await openAppOnEmbeddedDemo(`export-resume-${dialect}`, {
+        dialect,
+        defaultTimeoutMs: 30_000,
+      });
+    }, 90_000);
+    afterAll(async () => {
+      await restarted?.stop();
+      await app?.close();
+      rmSync(folder, { recursive: true, force: true });
+    });
 
-  it('resumes after a restart and finishes with one manifest of every recording', async () => {
-    const { page } = app;
-    await page.goto(`${new URL(app.shell.url).origin}/#recordings`);
-    const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
-    await until(
-      () => exportAll.isEnabled(),
-      (enabled) => enabled,
-      30_000,
-    );
-    const total = Number(/(\d[\d,]*)/.exec((await exportAll.textContent())!)![1]!.replace(',', ''));
-    await exportAll.click();
-    const dialog = page.getByRole('dialog', { name: /^Export \d[\d,]* recordings$/ });
-    await dialog.getByRole('textbox', { name: 'Folder' }).fill(folder);
-    await dialog.getByRole('button', { name: /^Export \d[\d,]* recordings$/ }).click();
-    // A few files exported, then the app dies.
-    const audioFiles = () => readdirSync(folder).filter((name) => /\.(wav|m4a)$/.test(name));
-    await until(
-      async () => {
-        await sleep(20);
-        return audioFiles().length;
-      },
-      (count) => count >= 5,
-      60_000,
-    );
-    const exited = new Promise((resolve) => app.shell.child.once('exit', resolve));
-    killTree(app.shell.child.pid!);
-    await exited;
-    const beforeCrash = new Set(audioFiles());
-    expect(beforeCrash.size).toBeLessThan(total);
+    it('resumes after a restart and finishes with one manifest of every recording', async () => {
+      const { page } = app;
+      await page.goto(`${new URL(app.shell.url).origin}/#recordings`);
+      const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
+      await until(
+        () => exportAll.isEnabled(),
+        (enabled) => enabled,
+        30_000,
+      );
+      const total = Number(
+        /(\d[\d,]*)/.exec((await exportAll.textContent())!)![1]!.replace(',', ''),
+      );
+      await exportAll.click();
+      const dialog = page.getByRole('dialog', { name: /^Export \d[\d,]* recordings$/ });
+      await dialog.getByRole('textbox', { name: 'Folder' }).fill(folder);
+      await dialog.getByRole('button', { name: /^Export \d[\d,]* recordings$/ }).click();
+      // A few files exported, then the app dies.
+      const audioFiles = () => readdirSync(folder).filter((name) => /\.(wav|m4a)$/.test(name));
+      await until(
+        async () => {
+          await sleep(20);
+          return audioFiles().length;
+        },
+        (count) => count >= 5,
+        60_000,
+      );
+      const exited = new Promise((resolve) => app.shell.child.once('exit', resolve));
+      killTree(app.shell.child.pid!);
+      await exited;
+      const beforeCrash = new Set(audioFiles());
+      expect(beforeCrash.size).toBeLessThan(total);
 
-    restarted = await startShellProcess(['--data', app.dataDir, '--demo']);
-    await page.goto(restarted.url);
-    await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
-    await page.goto(`${new URL(restarted.url).origin}/#recordings`);
-    const notice = page.getByRole('complementary', { name: 'Unfinished export' });
-    await notice.getByText(folder).waitFor();
-    await notice.getByRole('button', { name: 'Resume' }).click();
-    const finished = page.getByRole('dialog', { name: 'Export finished' });
-    await finished.waitFor({ timeout: 120_000 });
+      restarted = await startShellProcess(['--data', app.dataDir, '--demo']);
+      await page.goto(restarted.url);
+      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
+      await page.goto(`${new URL(restarted.url).origin}/#recordings`);
+      const notice = page.getByRole('complementary', { name: 'Unfinished export' });
+      await notice.getByText(folder).waitFor();
+      await notice.getByRole('button', { name: 'Resume' }).click();
+      const finished = page.getByRole('dialog', { name: 'Export finished' });
+      await finished.waitFor({ timeout: 120_000 });
 
-    const manifests = readdirSync(folder).filter((name) => name.startsWith('manifest'));
-    expect(manifests.sort()).toEqual(['manifest.csv', 'manifest.json']);
-    const rows = (
-      JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { labels: ManifestRow[] }
-    ).labels;
-    expect(rows).toHaveLength(total);
-    expect(new Set(rows.map((row) => row.labelId)).size).toBe(total);
-    for (const row of rows) {
-      expect(['exported', 'no_audio'], `${row.labelId}: ${row.error}`).toContain(row.status);
-    }
-    // The files exported before the crash are the manifest's, not copies beside them.
-    const named = new Set(manifests);
-    for (const row of rows) {
-      if (row.file) {
-        named.add(row.file);
-        const bytes = readFileSync(join(folder, row.file));
-        expect(createHash('sha256').update(bytes).digest('hex'), row.file).toBe(row.sha256);
+      const manifests = readdirSync(folder).filter((name) => name.startsWith('manifest'));
+      expect(manifests.sort()).toEqual(['manifest.csv', 'manifest.json']);
+      const rows = (
+        JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { labels: ManifestRow[] }
+      ).labels;
+      expect(rows).toHaveLength(total);
+      expect(new Set(rows.map((row) => row.labelId)).size).toBe(total);
+      for (const row of rows) {
+        expect(['exported', 'no_audio'], `${row.labelId}: ${row.error}`).toContain(row.status);
       }
-      for (const companion of [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile]) {
-        if (companion) named.add(companion);
+      // The files exported before the crash are the manifest's, not copies beside them.
+      const named = new Set(manifests);
+      for (const row of rows) {
+        if (row.file) {
+          named.add(row.file);
+          const bytes = readFileSync(join(folder, row.file));
+          expect(createHash('sha256').update(bytes).digest('hex'), row.file).toBe(row.sha256);
+        }
+        for (const companion of [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile]) {
+          if (companion) named.add(companion);
+        }
       }
-    }
-    for (const name of beforeCrash) expect(named.has(name), name).toBe(true);
-    // Nothing else: no "(2)" copies, no partial downloads.
-    expect(
-      readdirSync(folder)
-        .filter((name) => !named.has(name))
-        .join(', '),
-    ).toBe('');
+      for (const name of beforeCrash) expect(named.has(name), name).toBe(true);
+      // Nothing else: no "(2)" copies, no partial downloads.
+      expect(
+        readdirSync(folder)
+          .filter((name) => !named.has(name))
+          .join(', '),
+      ).toBe('');
 
-    await finished.getByRole('button', { name: 'Done' }).click();
-    await finished.waitFor({ state: 'detached' });
-    await until(
-      () => notice.count(),
-      (count) => count === 0,
-      10_000,
-    );
-  }, 240_000);
-});
+      await finished.getByRole('button', { name: 'Done' }).click();
+      await finished.waitFor({ state: 'detached' });
+      await until(
+        () => notice.count(),
+        (count) => count === 0,
+        10_000,
+      );
+    }, 240_000);
+  },
+);

@@ -6,6 +6,7 @@ import type { BoardView, GroupFollowUps, Sourced } from '../../src/shared/ipc';
 import type { DemoService } from './demo-service';
 import {
   chromiumProblem,
+  DIALECTS,
   openAppOnEmbeddedDemo,
   type AppOnEmbeddedDemo,
   type ShellProcess,
@@ -15,9 +16,9 @@ const problem = announceSkip('the tests of test/e2e/follow-ups.test.ts', chromiu
 /** How long a poll waits for the page to catch up. */
 const WAIT = { timeout: 10_000, interval: 100 };
 
-describe.skipIf(problem !== undefined)(
-  'follow-ups in Chromium (browser shell, demo clinic)',
-  () => {
+describe.skipIf(problem !== undefined).each(DIALECTS)(
+  'follow-ups in Chromium (browser shell, demo clinic, %s dialect)',
+  (dialect) => {
     let app: AppOnEmbeddedDemo;
     let page: Page;
     let shell: ShellProcess;
@@ -35,7 +36,8 @@ describe.skipIf(problem !== undefined)(
     };
 
     beforeAll(async () => {
-      app = await openAppOnEmbeddedDemo('follow-ups', {
+      app = await openAppOnEmbeddedDemo(`follow-ups-${dialect}`, {
+        dialect,
         context: { viewport: { width: 1280, height: 820 } },
         defaultTimeoutMs: 10_000,
       });

@@ -7,6 +7,7 @@ import { dayRange } from '../../src/shared/timeline';
 import {
   busyDay,
   chromiumProblem,
+  DIALECTS,
   openAppOnEmbeddedDemo,
   showDay,
   type AppOnEmbeddedDemo,
@@ -16,9 +17,9 @@ const problem = announceSkip('the tests of test/e2e/hub-timeline.test.ts', chrom
 const MINUTE_MS = 60_000;
 const WAIT = { timeout: 10_000, interval: 100 };
 
-describe.skipIf(problem !== undefined)(
-  'hub review in Chromium (browser shell, demo clinic)',
-  () => {
+describe.skipIf(problem !== undefined).each(DIALECTS)(
+  'hub review in Chromium (browser shell, demo clinic, %s dialect)',
+  (dialect) => {
     let app: AppOnEmbeddedDemo;
     let page: Page;
 
@@ -43,7 +44,8 @@ describe.skipIf(problem !== undefined)(
     }
 
     beforeAll(async () => {
-      app = await openAppOnEmbeddedDemo('hub', {
+      app = await openAppOnEmbeddedDemo(`hub-${dialect}`, {
+        dialect,
         context: { viewport: { width: 1280, height: 820 } },
       });
       ({ page } = app);

@@ -3,76 +3,85 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import type { DemoService } from './demo-service';
-import { chromiumProblem, openAppOnEmbeddedDemo, type AppOnEmbeddedDemo } from './support';
+import {
+  chromiumProblem,
+  DIALECTS,
+  msOf,
+  openAppOnEmbeddedDemo,
+  type AppOnEmbeddedDemo,
+} from './support';
 
 const problem = announceSkip('the tests of test/e2e/player.test.ts', chromiumProblem());
 
-describe.skipIf(problem !== undefined)('playing a recording (browser shell, demo clinic)', () => {
-  let app: AppOnEmbeddedDemo;
-  let page: Page;
-  let demo: DemoService;
-  let wavLabel: string;
-  let silentLabel: string;
-  let hubLabel: Label;
+describe.skipIf(problem !== undefined).each(DIALECTS)(
+  'playing a recording (browser shell, demo clinic, %s dialect)',
+  (dialect) => {
+    let app: AppOnEmbeddedDemo;
+    let page: Page;
+    let demo: DemoService;
+    let wavLabel: string;
+    let silentLabel: string;
+    let hubLabel: Label;
 
-  beforeAll(async () => {
-    app = await openAppOnEmbeddedDemo('player');
-    ({ page, demo } = app);
-    const orgId = demo.credentials.primary.organizationId;
-    const consults = await demo.get<Label[]>(
-      `/organizations/${orgId}/labels?types=ClinicConversation&limit=5`,
-    );
-    wavLabel = consults.body[0]!.id;
-    const aggregates = await demo.get<Label[]>(
-      `/organizations/${orgId}/labels?types=AggregateLabel&limit=1`,
-    );
-    silentLabel = aggregates.body[0]!.id;
-    const hub = await demo.get<Label[]>(`/organizations/${orgId}/labels?types=HubMic&limit=1`);
-    hubLabel = hub.body[0]!;
-  }, 90_000);
-  afterAll(async () => {
-    await app?.close();
-  });
+    beforeAll(async () => {
+      app = await openAppOnEmbeddedDemo(`player-${dialect}`, { dialect });
+      ({ page, demo } = app);
+      const orgId = demo.credentials.primary.organizationId;
+      const consults = await demo.get<Label[]>(
+        `/organizations/${orgId}/labels?types=ClinicConversation&limit=5`,
+      );
+      wavLabel = consults.body[0]!.id;
+      const aggregates = await demo.get<Label[]>(
+        `/organizations/${orgId}/labels?types=AggregateLabel&limit=1`,
+      );
+      silentLabel = aggregates.body[0]!.id;
+      const hub = await demo.get<Label[]>(`/organizations/${orgId}/labels?types=HubMic&limit=1`);
+      hubLabel = hub.body[0]!;
+    }, 90_000);
+    afterAll(async () => {
+      await app?.close();
+    });
 
-  it('shows the waveform from main’s peaks, plays, and seeks with the keyboard', async () => {
-    await page.evaluate(`location.hash = "#record/${wavLabel}"`);
-    const position = page.getByRole('slider', { name: 'Playback position' });
-    await position.waitFor({ timeout: 30_000 });
-    await expect(position.getAttribute('aria-valuemax')).resolves.not.toBe('0');
-    await page.getByRole('button', { name: 'Play' }).click();
-    await page.getByRole('button', { name: 'Pause' }).waitFor();
-    await page.getByRole('button', { name: 'Pause' }).click();
-    await position.focus();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await expect
-      .poll(async () => Number(await position.getAttribute('aria-valuenow')))
-      .toBeGreaterThanOrEqual(10);
-    await page.keyboard.press('ArrowLeft');
-    await expect
-      .poll(async () => Number(await position.getAttribute('aria-valuenow')))
-      .toBeLessThan(10);
-  }, 60_000);
+    it('shows the waveform from main’s peaks, plays, and seeks with the keyboard', async () => {
+      await page.evaluate(`location.hash = "#record/${wavLabel}"`);
+      const position = page.getByRole('slider', { name: 'Playback position' });
+      await position.waitFor({ timeout: 30_000 });
+      await expect(position.getAttribute('aria-valuemax')).resolves.not.toBe('0');
+      await page.getByRole('button', { name: 'Play' }).click();
+      await page.getByRole('button', { name: 'Pause' }).waitFor();
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await position.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await expect
+        .poll(async () => Number(await position.getAttribute('aria-valuenow')))
+        .toBeGreaterThanOrEqual(10);
+      await page.keyboard.press('ArrowLeft');
+      await expect
+        .poll(async () => Number(await position.getAttribute('aria-valuenow')))
+        .toBeLessThan(10);
+    }, 60_000);
 
-  it('shows the wall clock on the axis of a hub record, and the audio time on others', async () => {
-    const axisLabels = () =>
-      page.locator('.axis .axis-label').allTextContents() as Promise<string[]>;
-    await page.evaluate(`location.hash = "#record/${hubLabel.id}"`);
-    await page.getByRole('heading', { name: 'Audio' }).waitFor();
-    // Labels fall on round clock times from the record's start: one of its first minutes.
-    const fromMs = Date.parse(hubLabel.fromTime);
-    const firstMinutes = (await page.evaluate(
-      `Array.from({ length: 31 }, (_, k) => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(Math.ceil(${fromMs} / 60000) * 60000 + k * 60000))`,
-    )) as string[];
-    await expect
-      .poll(async () => (await axisLabels())[0] ?? '', { timeout: 30_000 })
-      .toSatisfy((first: string) => firstMinutes.includes(first));
-    await page.evaluate(`location.hash = "#record/${wavLabel}"`);
-    await expect.poll(async () => (await axisLabels())[0], { timeout: 30_000 }).toBe('0:00');
-  }, 60_000);
+    it('shows the wall clock on the axis of a hub record, and the audio time on others', async () => {
+      const axisLabels = () =>
+        page.locator('.axis .axis-label').allTextContents() as Promise<string[]>;
+      await page.evaluate(`location.hash = "#record/${hubLabel.id}"`);
+      await page.getByRole('heading', { name: 'Audio' }).waitFor();
+      // Labels fall on round clock times from the record's start: one of its first minutes.
+      const fromMs = msOf(hubLabel.fromTime);
+      const firstMinutes = (await page.evaluate(
+        `Array.from({ length: 31 }, (_, k) => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(Math.ceil(${fromMs} / 60000) * 60000 + k * 60000))`,
+      )) as string[];
+      await expect
+        .poll(async () => (await axisLabels())[0] ?? '', { timeout: 30_000 })
+        .toSatisfy((first: string) => firstMinutes.includes(first));
+      await page.evaluate(`location.hash = "#record/${wavLabel}"`);
+      await expect.poll(async () => (await axisLabels())[0], { timeout: 30_000 }).toBe('0:00');
+    }, 60_000);
 
-  it('says plainly when a recording has no audio', async () => {
-    await page.evaluate(`location.hash = "#record/${silentLabel}"`);
-    await page.getByText('This recording has no audio.').waitFor({ timeout: 30_000 });
-  });
-});
+    it('says plainly when a recording has no audio', async () => {
+      await page.evaluate(`location.hash = "#record/${silentLabel}"`);
+      await page.getByText('This recording has no audio.').waitFor({ timeout: 30_000 });
+    });
+  },
+);

@@ -12,7 +12,7 @@ import type { TimedLine } from '../../src/shared/record/timed-transcript';
 import { machineTimeZone } from '../../src/shared/timeline';
 import { seedLabel } from '../main/audio/fixtures';
 import { announceSkip } from '../support/skip';
-import { chromiumProblem, openAppOnDemoService, type AppOnDemoService } from './support';
+import { chromiumProblem, msOf, openAppOnDemoService, type AppOnDemoService } from './support';
 
 const problem = announceSkip('the tests of test/e2e/record-notes.test.ts', chromiumProblem());
 const WAIT = { timeout: 20_000, interval: 100 };
@@ -22,9 +22,6 @@ const WAIT = { timeout: 20_000, interval: 100 };
  * practice system, a hub record's transcript in step with its audio, notes as the real service
  * sends them (JSON, "{}"), and a readable time axis on a 90-minute recording.
  */
-/** A record's time as the service sent it: ISO (the seed) or epoch ms (the field dialect). */
-const msOf = (time: string | number) => (typeof time === 'number' ? time : Date.parse(time));
-
 describe.skipIf(problem !== undefined).each([
   { dialect: 'seed', flags: [] as string[] },
   { dialect: 'field', flags: ['--dialect', 'field'] },

@@ -202,12 +202,26 @@ export interface AppOnEmbeddedDemo extends AppInChromium {
   close(): Promise<void>;
 }
 
-/** Opens the app on its embedded demo clinic and waits for the first screen. */
+/** A record's time as the service sent it: ISO (the seed) or epoch ms (the field dialect). */
+export const msOf = (time: string | number): number =>
+  typeof time === 'number' ? time : Date.parse(time);
+
+/** The service's two ways of behaving (docs/reference-service.md, "Dialects"). */
+export const DIALECTS = ['seed', 'field'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/** Opens the app on its embedded demo clinic (in the seed's dialect unless told) and waits for the first screen. */
 export async function openAppOnEmbeddedDemo(
   name: string,
-  options: Omit<AppInChromiumOptions, 'shellArgs'> = {},
+  {
+    dialect = 'seed',
+    ...options
+  }: Omit<AppInChromiumOptions, 'shellArgs'> & { dialect?: Dialect } = {},
 ): Promise<AppOnEmbeddedDemo> {
-  const app = await openAppInChromium(name, { ...options, shellArgs: ['--demo'] });
+  const app = await openAppInChromium(name, {
+    ...options,
+    shellArgs: ['--demo', '--demo-dialect', dialect],
+  });
   await firstScreen(app.page);
   return {
     ...app,

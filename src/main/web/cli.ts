@@ -11,10 +11,13 @@ import { findChromium } from './chromium';
 import { startWebShell } from './server';
 import { systemOpener } from './system-open';
 
-const USAGE = `Usage: npm run --silent web -- [--demo] [--port N] [--no-open] [--data DIR]
+const USAGE = `Usage: npm run --silent web -- [--demo] [--demo-dialect seed|field] [--port N]
+    [--no-open] [--data DIR]
 
 Starts Earmark's browser shell: the app's core in Node and its window in a browser, on this
-machine only. The first line of stdout is one JSON object: {"url": "<address with token>"}.`;
+machine only. The first line of stdout is one JSON object: {"url": "<address with token>"}.
+--demo-dialect field runs the demo clinic as the service behaves in the field
+(docs/reference-service.md, "Dialects"); seed, the default, as the seed describes it.`;
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const rendererDir = join(repoRoot, 'out', 'renderer');
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       demo: { type: 'boolean', default: false },
+      'demo-dialect': { type: 'string', default: 'seed' },
       port: { type: 'string', default: '0' },
       'no-open': { type: 'boolean', default: false },
       data: { type: 'string' },
@@ -48,6 +52,9 @@ async function main(): Promise<void> {
   });
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
   if (!/^\d+$/.test(values.port)) fail(`--port must be a whole number, not "${values.port}".`);
+  const demoDialect = values['demo-dialect'];
+  if (demoDialect !== 'seed' && demoDialect !== 'field')
+    fail(`--demo-dialect must be seed or field, not "${demoDialect}".`);
   keepFilesPrivate();
   const dataDir = resolve(values.data ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -65,6 +72,7 @@ async function main(): Promise<void> {
     version,
     openExternal: open,
     openFolder: open,
+    demoDialect,
   });
   if (values.demo) {
     const opened = await core.rpc.invoke('accounts.openDemo', {});
