@@ -53,6 +53,15 @@ describe('the field dialect', () => {
     expect(seedList[0]!.fromTime).toBe('2026-11-23T10:00:00.000Z');
   });
 
+  it('gives records time-ordered ids (UUIDv7), in both dialects', () => {
+    for (const id of [ids.field, ids.seed]) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // The first 48 bits are when the record was made (this run), in milliseconds.
+      const madeMs = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+      expect(Math.abs(madeMs - Date.now())).toBeLessThan(10 * 60_000);
+    }
+  });
+
   it('sends the SOAP note as a JSON document, which reads as the same sections', async () => {
     const label = (await get(field, `/labels/${ids.field}`)).body as Row;
     const soap = label.ownedPatientNotes!.find((note) => note.type === 'SOAP')!;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { Label, LabelListQuery, Note, RecordType } from '../../shared/api';
 import { LABEL_LIST_DEFAULT_LIMIT } from '../../shared/api';
 import { all, get, run } from '../../node/sql';
@@ -112,9 +113,13 @@ export class LabelStore {
     );
   }
 
-  /** Inserts a label with its notes and audio; call inside the caller's transaction. */
+  /**
+   * Inserts a label with its notes and audio; call inside the caller's transaction. Its id is a
+   * UUIDv7, as the service's in the field are (the seed says only "UUID"): clients must not
+   * read anything into an id's version.
+   */
   create(input: LabelInput): string {
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     run(
       this.db,
       `INSERT INTO labels (id, organization_id, type, from_ms, to_ms, patient_id, user_id, friendly_name, device_serial)
