@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { cacheFileOf, openCache } from '../src/main/cache';
 import type { Label } from '../src/shared/api';
 import type { AccountSummary, SyncStatus } from '../src/shared/ipc';
@@ -112,9 +112,9 @@ async function seedCache(file: string, labels: Label[]): Promise<void> {
   }
 }
 
-async function waitForSync(context: BrowserContext, shell: ShellProcess): Promise<SyncStatus> {
+async function waitForSync(shell: ShellProcess): Promise<SyncStatus> {
   for (let waited = 0; waited < 300_000; waited += 500) {
-    const status = await invokeOverShell<SyncStatus>(context, shell.url, 'sync.status', {});
+    const status = await invokeOverShell<SyncStatus>(shell.url, 'sync.status', {});
     if (status.state === 'idle' && status.lastSyncAt !== null) return status;
     if (status.state === 'failed') throw new Error(`The sync failed: ${status.message}`);
     await sleep(500);
@@ -241,11 +241,11 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     await page.addInitScript({ path: join(benchDir, 'lib', 'timeline-page.js') });
     await page.addInitScript({ path: join(benchDir, 'lib', 'list-page.js') });
-    await page.goto(shell.url); // exchanges the address's token for the shell's cookie
+    await page.goto(shell.url); // the page keeps the address's token
     // No screen may use the account (and start its sync) before its cache is seeded.
     await page.goto('about:blank');
     const origin = new URL(shell.url).origin;
-    const account = await invokeOverShell<AccountSummary>(context, shell.url, 'accounts.add', {
+    const account = await invokeOverShell<AccountSummary>(shell.url, 'accounts.add', {
       baseUrl: service.baseUrl,
       apiKey: service.apiKey,
       sessionOnly: true,
@@ -257,7 +257,7 @@ async function main(): Promise<void> {
 
     // The first visit starts the background sync; measure once it is done.
     await openList(page, origin);
-    const sync = await waitForSync(context, shell);
+    const sync = await waitForSync(shell);
     const setupMs = performance.now() - setupStarted;
 
     const opens: Awaited<ReturnType<typeof openList>>[] = [];

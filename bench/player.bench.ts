@@ -18,7 +18,7 @@ import {
   type Label,
   type Preview,
 } from '../src/shared/api';
-import { MEDIA_PATH_PREFIX, type Sourced } from '../src/shared/ipc';
+import type { PreparedAudio, Sourced } from '../src/shared/ipc';
 import { DEMO_DEVICES } from '../src/service/demo/identity-seed';
 import { MIN_SPEECH_MINUTES } from '../src/service/hub/conversations';
 import {
@@ -131,9 +131,9 @@ async function waitShown(page: Page, from: number, timeout: number): Promise<Dra
  * A 90-minute hub recording, made through the app as a vet would: a 90-minute range on the
  * Surgery Prep hub on the latest weekday with speech at 10:00, created, completed, processed.
  */
-async function ninetyMinuteRecording(context: BrowserContext, shellUrl: string): Promise<Label> {
+async function ninetyMinuteRecording(shellUrl: string): Promise<Label> {
   const invoke = <T>(channel: string, input: unknown) =>
-    invokeOverShell<T>(context, shellUrl, channel, input);
+    invokeOverShell<T>(shellUrl, channel, input);
   let range: { deviceId: string; startMs: number; endMs: number } | undefined;
   for (let daysBack = 1; daysBack <= 6 && !range; daysBack++) {
     const day = new Date();
@@ -283,11 +283,11 @@ async function main(): Promise<void> {
     const app = await browser.newContext({ viewport: VIEWPORT });
     await app.addInitScript(pageScript);
     const first = await app.newPage();
-    await first.goto(shell.url); // trades the token for the shell's cookie
+    await first.goto(shell.url); // the page keeps the address's token (localStorage)
     await first.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
     await first.close();
 
-    const label = await ninetyMinuteRecording(app, shell.url);
+    const label = await ninetyMinuteRecording(shell.url);
     const minutes = (Date.parse(label.toTime) - Date.parse(label.fromTime)) / 60_000;
     const recordUrl = `${origin}/#record/${label.id}`;
     // Not counted: the first open downloads the audio into the app's cache and computes its peaks.
@@ -310,9 +310,14 @@ async function main(): Promise<void> {
     await widthPage.close();
 
     const baseline = await browser.newContext({ viewport: VIEWPORT });
-    await baseline.addCookies(await app.cookies()); // the shell serves the media to its cookie only
     await baseline.addInitScript(pageScript);
-    const mediaUrl = `/${MEDIA_PATH_PREFIX}${label.id}`;
+    // The shell serves a recording at the address audio.prepare gives (its capability in it).
+    const { mediaUrl: preparedUrl } = await invokeOverShell<PreparedAudio>(
+      shell.url,
+      'audio.prepare',
+      { labelId: label.id },
+    );
+    const mediaUrl = `/${preparedUrl}`;
     await baseline.route(`${origin}${BASELINE_PATH}**`, (route) => {
       const { pathname } = new URL(route.request().url());
       if (pathname.endsWith('/baseline.html'))

@@ -10,4 +10,9 @@ export interface ShellCapabilities {
   chooseFolder?: (defaultPath: string) => Promise<string | null>;
   /** Shows a folder in the system's file manager. */
   openFolder?: (path: string) => Promise<void>;
+  /**
+   * The page-relative URL that plays a label's audio, when the shell's media route needs more
+   * than `media/<labelId>` (the browser shell's carries a capability); that path otherwise.
+   */
+  mediaUrl?: (labelId: string) => string;
 }

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { EventName, IpcEvents } from '../shared/ipc';
+import { MEDIA_PATH_PREFIX, type EventName, type IpcEvents } from '../shared/ipc';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
@@ -166,6 +166,7 @@ export function createCore(options: CoreOptions): Core {
     audioCache,
     service: { call: (run) => service.call(run) },
     accountId: activeAccountId,
+    mediaUrl: options.mediaUrl ?? ((labelId) => `${MEDIA_PATH_PREFIX}${labelId}`),
     progress: (progress) => emit('audio.progress', progress),
   });
 

@@ -1,11 +1,13 @@
 import { announceSkip } from '../support/skip';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserArguments, writeLaunchPage } from '../../src/main/web/launch-page';
 import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
 
 const problem = announceSkip('browser end-to-end tests', chromiumProblem());
@@ -65,26 +67,37 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
     }
   }, 60_000);
 
-  it('refuses a request without the token', async () => {
+  it('opened without the token, says where to open it, and reaches nothing', async () => {
     const page = await browser.newPage();
     const response = await page.goto(new URL('/', shell.url).href);
-    expect(response?.status()).toBe(401);
-    await expect(page.textContent('body')).resolves.toContain('token is missing');
+    expect(response?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Open Earmark from the address it printed' }).waitFor();
     await page.close();
   });
 
-  it('refuses a page of another origin, even in a browser that holds the cookie', async () => {
-    const foreign: Server = createServer((_req, res) =>
+  it('keeps the token in the app’s origin: no cookie, nothing another local server receives, and its page cannot drive the shell', async () => {
+    const token = new URL(shell.url).searchParams.get('token')!;
+    const received: string[] = [];
+    const foreign: Server = createServer((req, res) => {
+      received.push(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}`);
       res
         .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><title>elsewhere</title>'),
-    );
+        .end('<!doctype html><title>elsewhere</title>');
+    });
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(shell.url); // the context now holds the shell's cookie
+      await page.goto(shell.url);
+      // The first screen (the demo clinic was opened by the first test).
+      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor();
+      // Out of the address bar; in no cookie (cookies ignore ports).
+      expect(page.url()).not.toContain(token);
+      expect(await context.cookies()).toEqual([]);
       await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+      await page.evaluate(() => fetch('/probe', { credentials: 'include' }));
+      expect(received.length).toBeGreaterThanOrEqual(2);
+      expect(received.join('\n')).not.toContain(token);
       const shellPort = new URL(shell.url).port;
       const outcome = await page.evaluate(
         (port) =>
@@ -108,6 +121,25 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
     } finally {
       await context.close();
       foreign.close();
+    }
+  });
+
+  it('starts the browser on a launch page of this user’s alone, so the token is not in its command line', async () => {
+    const token = new URL(shell.url).searchParams.get('token')!;
+    const launch = writeLaunchPage(dataDir, shell.url);
+    try {
+      const args = browserArguments(launch.url, join(dataDir, 'profile'));
+      expect(args.join(' ')).not.toContain(token);
+      expect(args[0]).toBe(`--app=${launch.url}`);
+      expect(statSync(fileURLToPath(launch.url)).mode & 0o777).toBe(0o600);
+      // The page sends the browser on to the app.
+      const page = await browser.newPage();
+      await page.goto(launch.url);
+      await page.getByRole('heading', { name: 'Hub timeline' }).waitFor();
+      expect(new URL(page.url()).origin).toBe(new URL(shell.url).origin);
+      await page.close();
+    } finally {
+      launch.remove();
     }
   });
 });

@@ -13,6 +13,7 @@ import {
 import WebSocket from 'ws';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
 import { findChromium } from '../../src/main/web/chromium';
+import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/ipc';
 import { addDays, dateKey, localDate, type LocalDate } from '../../src/shared/timeline';
 import { launch, type Launched } from '../service/child-process';
 import { demoService, type DemoService } from './demo-service';
@@ -88,19 +89,21 @@ export function startShellProcess(args: string[]): Promise<ShellProcess> {
 }
 
 /**
- * Calls the app's IPC over the browser shell's WebSocket, as the renderer does, with the cookie
- * the browser context holds. Events main pushes on the same socket are skipped: the answer is the
- * message carrying this call's id.
+ * Calls the app's IPC over the browser shell's WebSocket, as the renderer does: the token of the
+ * shell's address offered as a subprotocol, from the page's origin. Events main pushes on the
+ * same socket are skipped: the answer is the message carrying this call's id.
  */
 export async function invokeOverShell<T>(
-  context: BrowserContext,
   shellUrl: string,
   channel: string,
   input: unknown,
 ): Promise<T> {
-  const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-  const origin = new URL(shellUrl).origin;
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/rpc`, { headers: { cookie, origin } });
+  const { origin, searchParams } = new URL(shellUrl);
+  const ws = new WebSocket(
+    `${origin.replace('http', 'ws')}/rpc`,
+    [SHELL_RPC_PROTOCOL, `${SHELL_TOKEN_PROTOCOL_PREFIX}${searchParams.get('token')}`],
+    { headers: { origin } },
+  );
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   const id = 1;
   const answer = new Promise<{ ok: boolean; value?: unknown; error?: unknown }>((resolve) => {
@@ -187,7 +190,7 @@ export async function openAppInChromium(
   if (defaultTimeoutMs !== undefined) page.setDefaultTimeout(defaultTimeoutMs);
   await page.goto(shell.url);
   const invoke = <T>(channel: string, input: unknown) =>
-    invokeOverShell<T>(context, shell.url, channel, input);
+    invokeOverShell<T>(shell.url, channel, input);
   return { dataDir, browser, context, page, shell, invoke };
 }
 

@@ -7,6 +7,7 @@ import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/reci
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { streamPathOf } from '../../src/main/audio/partial-file';
 import { createCore, type Core } from '../../src/main/core';
+import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import { startService, type RunningService } from '../service/harness';
 
@@ -18,7 +19,7 @@ let svc: RunningService;
 let folder: string;
 let core: Core;
 let shell: WebShell;
-let cookie: string;
+const media = new MediaCapabilities();
 let labelId: string;
 let serviceBytes: Buffer;
 const progress: { bytesDone: number; bytesTotal: number | null }[] = [];
@@ -59,6 +60,7 @@ beforeAll(async () => {
     version: 'test',
     keychain: new SessionSecretStore(),
     log: () => undefined,
+    mediaUrl: media.urlOf,
   });
   core.on('audio.progress', (event) => progress.push(event));
   const added = await core.rpc.invoke('accounts.add', {
@@ -66,9 +68,7 @@ beforeAll(async () => {
     apiKey: svc.credentials.primary.apiKey,
   });
   expect(added.ok).toBe(true);
-  shell = await startWebShell({ core, rendererDir: join(folder, 'renderer') });
-  const exchange = await fetch(shell.url, { redirect: 'manual' });
-  cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
+  shell = await startWebShell({ core, media, rendererDir: join(folder, 'renderer') });
 });
 afterAll(async () => {
   await shell.close();
@@ -89,7 +89,7 @@ describe('audio in the app', () => {
     prepared = await prepare();
     expect(prepared).toMatchObject({
       labelId,
-      mediaUrl: `media/${labelId}`,
+      mediaUrl: media.urlOf(labelId),
       contentType: 'audio/wav',
       bytes: serviceBytes.length,
     });
@@ -107,25 +107,20 @@ describe('audio in the app', () => {
     });
   });
 
-  it('serves it in the browser shell with Range, to the shell’s cookie only', async () => {
+  it('serves it in the browser shell with Range, at the address audio.prepare gave only', async () => {
     const url = new URL(prepared.mediaUrl, shell.url.split('?')[0]).href;
-    const ranged = await fetch(url, { headers: { cookie, range: 'bytes=1000-1999' } });
+    const ranged = await fetch(url, { headers: { range: 'bytes=1000-1999' } });
     expect(ranged.status).toBe(206);
     expect(Buffer.from(await ranged.arrayBuffer()).equals(serviceBytes.subarray(1000, 2000))).toBe(
       true,
     );
-    expect((await fetch(url, { headers: { range: 'bytes=0-9' } })).status).toBe(401);
-    expect(
-      (
-        await fetch(new URL('media/00000000-0000-4000-8000-000000000000', url).href, {
-          headers: { cookie },
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (await fetch(new URL('media/..%2f..%2faccounts.json', url).href, { headers: { cookie } }))
-        .status,
-    ).toBe(404);
+    const root = shell.url.split('?')[0]!;
+    const bare = new URL(`media/${labelId}`, root).href;
+    expect((await fetch(bare, { headers: { range: 'bytes=0-9' } })).status).toBe(401);
+    const unknown = new URL(media.urlOf('00000000-0000-4000-8000-000000000000'), root).href;
+    expect((await fetch(unknown)).status).toBe(404);
+    const traversal = new URL(media.urlOf('..%2f..%2faccounts.json'), root).href;
+    expect((await fetch(traversal)).status).toBe(404);
   });
 
   it('goes on filling, after a restart, a recording left partly cached, once the service answers', async () => {

@@ -8,18 +8,19 @@ import WebSocket from 'ws';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
 import { Value } from '@sinclair/typebox/value';
-import { IPC_CHANNELS } from '../../src/shared/ipc';
 import {
-  MAX_MESSAGE_BYTES,
-  SHELL_COOKIE,
-  startWebShell,
-  type WebShell,
-} from '../../src/main/web/server';
+  IPC_CHANNELS,
+  SHELL_RPC_PROTOCOL,
+  SHELL_TOKEN_PROTOCOL_PREFIX,
+} from '../../src/shared/ipc';
+import { MediaCapabilities } from '../../src/main/web/media-capability';
+import { MAX_MESSAGE_BYTES, startWebShell, type WebShell } from '../../src/main/web/server';
 
 let folder: string;
 let core: Core;
+let media: MediaCapabilities;
 let shell: WebShell;
-let cookie: string;
+let token: string;
 
 /** A raw request, so Host and Origin can be anything (fetch would refuse to set them). */
 function get(
@@ -49,10 +50,18 @@ function get(
   });
 }
 
-/** Opens the RPC WebSocket; resolves with the socket, or the HTTP status it was refused with. */
-function connect(headers: Record<string, string>): Promise<WebSocket | number> {
+/**
+ * Opens the RPC WebSocket, offering `offered` as the page does (a subprotocol; none when
+ * null); resolves with the socket, or the HTTP status it was refused with.
+ */
+function connect(
+  headers: Record<string, string>,
+  offered: string | null = token,
+): Promise<WebSocket | number> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${shell.port}/rpc`, { headers });
+    const protocols = [SHELL_RPC_PROTOCOL];
+    if (offered !== null) protocols.push(`${SHELL_TOKEN_PROTOCOL_PREFIX}${offered}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${shell.port}/rpc`, protocols, { headers });
     ws.on('open', () => resolve(ws));
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => resolve(0));
@@ -85,11 +94,11 @@ beforeAll(async () => {
     version: '0.0.0-test',
     keychain: new SessionSecretStore(),
     log: () => undefined,
+    mediaUrl: (labelId) => media.urlOf(labelId),
   });
-  shell = await startWebShell({ core, rendererDir });
-  const token = new URL(shell.url).searchParams.get('token')!;
-  const exchange = await get(`/?token=${token}`);
-  cookie = String(exchange.headers['set-cookie']).split(';')[0]!;
+  media = new MediaCapabilities();
+  shell = await startWebShell({ core, media, rendererDir });
+  token = new URL(shell.url).searchParams.get('token')!;
 });
 afterAll(async () => {
   await shell.close();
@@ -104,25 +113,22 @@ describe('the browser shell', () => {
     expect(url.searchParams.get('token')!.length).toBeGreaterThanOrEqual(43);
   });
 
-  it('trades the token for an HttpOnly SameSite=Strict cookie and drops it from the address', async () => {
-    const token = new URL(shell.url).searchParams.get('token')!;
+  it('sets no cookie (every server on 127.0.0.1 would receive it): the page keeps the token', async () => {
     const response = await get(`/?token=${token}`);
-    expect(response.status).toBe(303);
-    expect(response.headers.location).toBe('/');
-    expect(String(response.headers['set-cookie'])).toMatch(
-      new RegExp(`^${SHELL_COOKIE}=[^;]+; Path=/; HttpOnly; SameSite=Strict`),
-    );
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('<title>Earmark</title>');
+    expect(response.headers['set-cookie']).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-store');
   });
 
-  it('refuses a request without the token, or with a wrong one', async () => {
-    expect((await get('/')).status).toBe(401);
-    expect((await get('/assets/app.js')).status).toBe(401);
+  it('serves the app’s code without the token (it holds no data), and refuses a wrong token at once', async () => {
+    expect((await get('/')).status).toBe(200);
+    expect((await get('/assets/app.js')).status).toBe(200);
     expect((await get('/?token=wrong')).status).toBe(401);
-    expect((await get('/', { cookie: `${SHELL_COOKIE}=wrong` })).status).toBe(401);
   });
 
   it('serves the renderer with the strict CSP and no CORS', async () => {
-    const response = await get('/', { cookie });
+    const response = await get('/');
     expect(response.status).toBe(200);
     expect(response.body).toContain('<title>Earmark</title>');
     const csp = String(response.headers['content-security-policy']);
@@ -140,41 +146,38 @@ describe('the browser shell', () => {
     '/assets/..%2f..%2fsecret.txt',
     '/..%5csecret.txt',
   ])('refuses the traversal %s', async (path) => {
-    const response = await get(path, { cookie });
+    const response = await get(path);
     expect(response.status).toBe(404);
     expect(response.body).not.toContain('outside the renderer');
   });
 
-  it('refuses another Host (DNS rebinding), even with the cookie', async () => {
-    expect((await get('/', { cookie, host: `evil.example:${shell.port}` })).status).toBe(403);
-    expect((await get('/', { cookie, host: '127.0.0.1:1' })).status).toBe(403);
+  it('refuses another Host (DNS rebinding), even with the token', async () => {
+    expect((await get(`/?token=${token}`, { host: `evil.example:${shell.port}` })).status).toBe(
+      403,
+    );
+    expect((await get('/', { host: '127.0.0.1:1' })).status).toBe(403);
   });
 
-  it('refuses WebSockets from a foreign Origin, without the cookie, or with another Host', async () => {
+  it('refuses WebSockets from a foreign Origin, without the token, or with another Host', async () => {
     const own = `http://127.0.0.1:${shell.port}`;
-    expect(await connect({ cookie, origin: 'http://evil.example' })).toBe(403);
-    expect(await connect({ cookie, origin: `http://127.0.0.1:${shell.port + 1}` })).toBe(403);
-    expect(await connect({ cookie })).toBe(403);
-    expect(await connect({ origin: own })).toBe(401);
-    expect(await connect({ origin: own, cookie: `${SHELL_COOKIE}=nope` })).toBe(401);
+    expect(await connect({ origin: 'http://evil.example' })).toBe(403);
+    expect(await connect({ origin: `http://127.0.0.1:${shell.port + 1}` })).toBe(403);
+    expect(await connect({})).toBe(403);
+    expect(await connect({ origin: own }, null)).toBe(401);
+    expect(await connect({ origin: own }, 'nope')).toBe(401);
+    // The token where the old shell took it, as a cookie, opens nothing.
+    expect(await connect({ origin: own, cookie: `earmark_shell=${token}` }, null)).toBe(401);
   });
 
-  it('refuses a WebSocket with the right Origin and cookie but another Host, or an opaque or https Origin', async () => {
+  it('refuses a WebSocket with the right Origin and token but another Host, or an opaque or https Origin', async () => {
     const own = `http://127.0.0.1:${shell.port}`;
-    expect(await connect({ cookie, origin: own, host: `evil.example:${shell.port}` })).toBe(403);
-    expect(await connect({ cookie, origin: 'null' })).toBe(403);
-    expect(await connect({ cookie, origin: `https://127.0.0.1:${shell.port}` })).toBe(403);
-  });
-
-  it('does not trade the token for a cookie through another Host', async () => {
-    const token = new URL(shell.url).searchParams.get('token')!;
-    const response = await get(`/?token=${token}`, { host: `evil.example:${shell.port}` });
-    expect(response.status).toBe(403);
-    expect(response.headers['set-cookie']).toBeUndefined();
+    expect(await connect({ origin: own, host: `evil.example:${shell.port}` })).toBe(403);
+    expect(await connect({ origin: 'null' })).toBe(403);
+    expect(await connect({ origin: `https://127.0.0.1:${shell.port}` })).toBe(403);
   });
 
   it('carries the IPC contract over the WebSocket, validated', async () => {
-    const ws = await connect({ cookie, origin: `http://127.0.0.1:${shell.port}` });
+    const ws = await connect({ origin: `http://127.0.0.1:${shell.port}` });
     if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
     expect(await call(ws, { id: 1, channel: 'app.info', input: {} })).toEqual({
       id: 1,
@@ -218,7 +221,7 @@ function raw(request: string): Promise<string> {
 describe('the browser shell under hostile input (issue 19)', () => {
   const origin = () => `http://127.0.0.1:${shell.port}`;
   const stillServes = async () => {
-    const ws = await connect({ cookie, origin: origin() });
+    const ws = await connect({ origin: origin() });
     if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
     expect(await call(ws, { id: 7, channel: 'app.info', input: {} })).toMatchObject({
       result: { ok: true },
@@ -232,16 +235,16 @@ describe('the browser shell under hostile input (issue 19)', () => {
       'HTTP/1.1 400 Bad Request',
     );
     expect(
-      await raw(`GET //[ HTTP/1.1\r\n${host}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`),
+      await raw(`GET //[?token=${token} HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`),
     ).toBe('HTTP/1.1 400 Bad Request');
     await stillServes();
   });
 
   it('closes only the socket of a message over the cap, or of a text frame that is not UTF-8', async () => {
-    const bystander = await connect({ cookie, origin: origin() });
+    const bystander = await connect({ origin: origin() });
     if (typeof bystander === 'number') throw new Error(`refused with ${bystander}`);
     const closedWith = async (send: (ws: WebSocket) => void) => {
-      const ws = await connect({ cookie, origin: origin() });
+      const ws = await connect({ origin: origin() });
       if (typeof ws === 'number') throw new Error(`refused with ${ws}`);
       ws.on('error', () => undefined);
       const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
@@ -285,9 +288,34 @@ describe('the browser shell under hostile input (issue 19)', () => {
   });
 
   it('answers media asked for with no account with 401 and a reason, and goes on', async () => {
-    const answer = await get('/media/00000000-0000-4000-8000-000000000000', { cookie });
+    const answer = await get(`/${media.urlOf('00000000-0000-4000-8000-000000000000')}`);
     expect(answer.status).toBe(401);
     expect(answer.body).toContain('No clinic is connected yet');
     await stillServes();
+  });
+});
+
+describe('media capabilities (issue 19)', () => {
+  const one = '00000000-0000-4000-8000-000000000001';
+  const other = '00000000-0000-4000-8000-000000000002';
+  const refused = 'does not open that recording';
+
+  it('open only the label they were made for, and nothing without one', async () => {
+    const url = media.urlOf(one);
+    expect(url).toMatch(new RegExp(`^media/${one}\\?cap=[A-Za-z0-9_-]{43}$`));
+    expect(url).not.toContain(token);
+    const capability = new URL(url, 'http://x').searchParams.get('cap')!;
+    expect((await get(`/media/${one}`)).body).toContain(refused);
+    expect((await get(`/media/${other}?cap=${capability}`)).body).toContain(refused);
+    expect((await get(`/media/${one}?cap=${capability.slice(1)}`)).body).toContain(refused);
+    // The session token is not a media capability either.
+    expect((await get(`/media/${one}?cap=${token}`)).body).toContain(refused);
+    // Its own: past the capability, to the core (no account here).
+    expect((await get(`/${url}`)).body).toContain('No clinic is connected yet');
+  });
+
+  it('are made for this launch: another launch’s do not open anything here', async () => {
+    const elsewhere = new MediaCapabilities().urlOf(one);
+    expect((await get(`/${elsewhere}`)).body).toContain(refused);
   });
 });

@@ -179,7 +179,10 @@ export async function serveStreamingMedia(
   if (!facts) {
     try {
       facts = await stream.ready(1);
-    } catch {
+    } catch (error) {
+      // The service has no such recording: that is not a wait-and-retry.
+      if ((error as { kind?: unknown } | null)?.kind === 'not_found')
+        return { status: 404, headers: { ...base, 'content-length': '0' }, body: null };
       return unavailable;
     }
   }

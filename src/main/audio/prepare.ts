@@ -1,9 +1,4 @@
-import {
-  MEDIA_PATH_PREFIX,
-  type AudioProgress,
-  type PreparedAudio,
-  type Waveform,
-} from '../../shared/ipc';
+import { type AudioProgress, type PreparedAudio, type Waveform } from '../../shared/ipc';
 import type { ActiveService } from '../active-service';
 import type { AudioCache, CachedOrStreaming } from './audio-cache';
 import type { AudioStream } from './audio-stream';
@@ -22,6 +17,8 @@ export interface AudioPreparationDeps {
   service: Pick<ActiveService, 'call'>;
   /** The active account's id: a stream fills only for the account that opened it. */
   accountId(): string;
+  /** The URL the shell serves a label's audio at (page-relative). */
+  mediaUrl(labelId: string): string;
   progress(progress: AudioProgress): void;
 }
 
@@ -40,7 +37,7 @@ export class AudioPreparation {
    */
   async prepare(labelId: string): Promise<PreparedAudio> {
     const found = await this.open(labelId);
-    const base = { labelId, mediaUrl: `${MEDIA_PATH_PREFIX}${labelId}` };
+    const base = { labelId, mediaUrl: this.deps.mediaUrl(labelId) };
     if (found.kind === 'whole') {
       const { audio } = found;
       return {

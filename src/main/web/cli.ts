@@ -8,6 +8,8 @@ import { defaultDataDir } from '../paths';
 import { guardProcess } from '../process-guard';
 import { keepFilesPrivate } from '../private-files';
 import { findChromium } from './chromium';
+import { browserArguments, writeLaunchPage, type LaunchPage } from './launch-page';
+import { MediaCapabilities } from './media-capability';
 import { startWebShell } from './server';
 import { systemOpener } from './system-open';
 
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
   // Without xdg-open (a server, CI) links and folders are not opened, and the app says so.
   const open = systemOpener();
   guardProcess((message) => process.stderr.write(`${message}\n`));
+  const media = new MediaCapabilities();
   const core = createCore({
     dataDir,
     shell: 'browser',
@@ -73,39 +76,31 @@ async function main(): Promise<void> {
     openExternal: open,
     openFolder: open,
     demoDialect,
+    mediaUrl: media.urlOf,
   });
   if (values.demo) {
     const opened = await core.rpc.invoke('accounts.openDemo', {});
     if (!opened.ok) process.stderr.write(`The demo clinic did not open: ${opened.error.message}\n`);
   }
-  const shell = await startWebShell({ core, rendererDir, port: Number(values.port) });
+  const shell = await startWebShell({ core, media, rendererDir, port: Number(values.port) });
   process.stdout.write(`${JSON.stringify({ url: shell.url })}\n`);
 
+  let launchPage: LaunchPage | undefined;
   if (!values['no-open']) {
     const chromium = findChromium();
     if (chromium) {
-      const profile = join(dataDir, 'browser-shell-profile');
-      spawn(
-        chromium,
-        [
-          `--app=${shell.url}`,
-          `--user-data-dir=${profile}`,
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-        {
-          stdio: 'ignore',
-          detached: true,
-        },
-      ).unref();
+      launchPage = writeLaunchPage(dataDir, shell.url);
+      spawn(chromium, browserArguments(launchPage.url, join(dataDir, 'browser-shell-profile')), {
+        stdio: 'ignore',
+        detached: true,
+      }).unref();
     } else {
       process.stderr.write(`Open ${shell.url} in your browser.\n`);
     }
   }
 
   const stop = async () => {
+    launchPage?.remove();
     await shell.close();
     await core.close();
     process.exit(0);

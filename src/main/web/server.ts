@@ -6,6 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import {
   EVENT_NAMES,
   MEDIA_PATH_PREFIX,
+  SHELL_RPC_PROTOCOL,
+  SHELL_TOKEN_PROTOCOL_PREFIX,
   type WireMessage,
   type WireRequest,
 } from '../../shared/ipc';
@@ -13,8 +15,8 @@ import { sendMedia } from '../audio/media';
 import type { Core } from '../core';
 import { contentSecurityPolicy, rendererHeaders } from '../csp';
 import { readStatic } from '../static-files';
+import { CAPABILITY_PARAM, type MediaCapabilities } from './media-capability';
 
-export const SHELL_COOKIE = 'earmark_shell';
 export const RPC_PATH = '/rpc';
 /**
  * The largest WebSocket message taken. The contract's largest valid input (followUps.addTasks:
@@ -25,6 +27,8 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface WebShellOptions {
   core: Core;
+  /** The media URLs' capabilities: the same the core was given to make them (`mediaUrl`). */
+  media: MediaCapabilities;
   /** Where what went wrong with one request or socket is written (stderr by default). */
   log?: (message: string) => void;
   /** The built renderer (out/renderer). */
@@ -42,10 +46,12 @@ export interface WebShell {
 const sameSecret = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-function cookieValue(request: IncomingMessage, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
+/** The token the page offers among its WebSocket subprotocols (`earmark-token.<token>`). */
+function offeredToken(request: IncomingMessage): string | undefined {
+  for (const protocol of (request.headers['sec-websocket-protocol'] ?? '').split(',')) {
+    const trimmed = protocol.trim();
+    if (trimmed.startsWith(SHELL_TOKEN_PROTOCOL_PREFIX))
+      return trimmed.slice(SHELL_TOKEN_PROTOCOL_PREFIX.length);
   }
   return undefined;
 }
@@ -68,8 +74,13 @@ const isWireRequest = (value: unknown): value is WireRequest =>
 
 /**
  * The browser shell: the built renderer and the IPC contract (over a WebSocket) on 127.0.0.1
- * only. A random token per launch, exchanged once for an HttpOnly SameSite=Strict cookie, gates
- * every request; Host and Origin must name this server (DNS rebinding); no CORS headers at all.
+ * only. A random token per launch is the capability to drive the app: the page takes it from the
+ * address it was opened at into localStorage (per origin, so per port) and offers it
+ * as a WebSocket subprotocol; it is never a cookie (cookies ignore ports: every server on
+ * 127.0.0.1 would receive it). Media URLs carry a capability for their one label
+ * (media-capability.ts). The renderer's files are the app's code, no data: served to any page
+ * of this origin. Host and Origin must name this server (DNS rebinding); no CORS headers at all.
+ * docs/browser-shell.md, "Capabilities".
  */
 export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
   const token = randomBytes(32).toString('base64url');
@@ -77,8 +88,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const hostAllowed = (request: IncomingMessage) => allowedHosts().has(request.headers.host ?? '');
   const authorized = (request: IncomingMessage) => {
-    const cookie = cookieValue(request, SHELL_COOKIE);
-    return cookie !== undefined && sameSecret(cookie, token);
+    const offered = offeredToken(request);
+    return offered !== undefined && sameSecret(offered, token);
   };
 
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
@@ -102,27 +113,18 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     } catch {
       return deny(response, 400, 'Bad request target.');
     }
+    // The page takes the token from its address (bridge.ts); a wrong one is said at once.
     const offered = url.searchParams.get('token');
-    if (offered !== null) {
-      if (!sameSecret(offered, token))
-        return deny(response, 401, 'Wrong token. Open Earmark from the address it printed.');
-      // Trade the token for a cookie and drop it from the address bar and history.
-      response.writeHead(303, {
-        location: '/',
-        'set-cookie': `${SHELL_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`,
-        'cache-control': 'no-store',
-      });
-      response.end();
-      return;
-    }
-    if (!authorized(request))
-      return deny(
-        response,
-        401,
-        'Open Earmark from the address it printed (the token is missing).',
-      );
+    if (offered !== null && !sameSecret(offered, token))
+      return deny(response, 401, 'Wrong token. Open Earmark from the address it printed.');
     if (url.pathname.startsWith(`/${MEDIA_PATH_PREFIX}`)) {
       const labelId = url.pathname.slice(MEDIA_PATH_PREFIX.length + 1);
+      if (!options.media.allows(labelId, url.searchParams.get(CAPABILITY_PARAM)))
+        return deny(
+          response,
+          401,
+          'This address does not open that recording (it was made for another run of Earmark).',
+        );
       return sendMedia(
         response,
         await options.core.media({ method: request.method, headers: request.headers }, labelId),
@@ -142,7 +144,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     response.end(request.method === 'HEAD' ? undefined : file.body);
   }
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // The token was checked before the upgrade; the socket speaks the one protocol there is.
+    handleProtocols: (protocols) =>
+      protocols.has(SHELL_RPC_PROTOCOL) ? SHELL_RPC_PROTOCOL : false,
+  });
   server.on('upgrade', (request, socket, head) => {
     const origin = request.headers.origin ?? '';
     if (!hostAllowed(request) || !allowedHosts().has(origin.replace(/^http:\/\//, '')))

@@ -8,6 +8,8 @@ import type {
   IpcResult,
   WireMessage,
 } from '../../shared/ipc';
+import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../shared/ipc/constants';
+import { shellToken } from './shell-session';
 
 declare global {
   interface Window {
@@ -19,10 +21,10 @@ const RECONNECT_MS = 1000;
 
 /**
  * The browser shell's side of the contract: the same calls over a WebSocket to the page's own
- * origin (the shell's cookie authenticates it). Calls made while disconnected wait for the
- * connection; a dropped connection fails its pending calls and reconnects.
+ * origin, the shell's token offered as a subprotocol. Calls made while disconnected wait for
+ * the connection; a dropped connection fails its pending calls and reconnects.
  */
-function createWebSocketBridge(): EarmarkApi {
+function createWebSocketBridge(token: string): EarmarkApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   const pending = new Map<number, (result: IpcResult<unknown>) => void>();
   let nextId = 1;
@@ -32,6 +34,7 @@ function createWebSocketBridge(): EarmarkApi {
   const connect = () => {
     socket = new WebSocket(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`,
+      [SHELL_RPC_PROTOCOL, `${SHELL_TOKEN_PROTOCOL_PREFIX}${token}`],
     );
     open = new Promise((resolve) =>
       socket.addEventListener('open', () => resolve(), { once: true }),
@@ -76,5 +79,18 @@ function createWebSocketBridge(): EarmarkApi {
   };
 }
 
+/** A tab without the shell's token: every call says so (main.ts shows only that, too). */
+const unreachable: EarmarkApi = {
+  invoke: async () => ({
+    ok: false,
+    error: {
+      kind: 'disconnected',
+      message: 'This window cannot reach Earmark. Open Earmark from the address it printed.',
+    },
+  }),
+  on: () => () => {},
+};
+
 /** The preload's API in Electron, else the WebSocket: screens never know which. */
-export const earmark: EarmarkApi = window.earmark ?? createWebSocketBridge();
+export const earmark: EarmarkApi =
+  window.earmark ?? (shellToken === null ? unreachable : createWebSocketBridge(shellToken));

@@ -1,5 +1,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
+import NoShellToken from './screens/NoShellToken.svelte';
+import { missingShellToken } from './shell-session';
 
-mount(App, { target: document.getElementById('app')! });
+mount(missingShellToken ? NoShellToken : App, { target: document.getElementById('app')! });

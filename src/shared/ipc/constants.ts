@@ -15,3 +15,11 @@ export const RECORD_LINK_PREFIX = 'earmark://record/';
 /** Electron ipc channel names carrying the contract. */
 export const ELECTRON_INVOKE_CHANNEL = 'earmark:invoke';
 export const ELECTRON_EVENT_CHANNEL = 'earmark:event';
+
+/** The browser shell's WebSocket subprotocol: the contract's wire messages. */
+export const SHELL_RPC_PROTOCOL = 'earmark.rpc';
+/**
+ * The browser shell's token travels as a second subprotocol, `earmark-token.<token>` (base64url
+ * is valid there): a header only this server receives, where a cookie would go to every port.
+ */
+export const SHELL_TOKEN_PROTOCOL_PREFIX = 'earmark-token.';
