@@ -12,6 +12,8 @@ export interface ScaleService {
   baseUrl: string;
   apiKey: string;
   organizationId: string;
+  /** A member who signs in with e-mail and password (the session login). */
+  admin: { email: string; password: string };
   /** CPU time (user + system) the service's processes have used so far; null without /proc. */
   cpuMs(): number | null;
   stop(): void;
@@ -80,11 +82,15 @@ export async function startScaleService(
   });
   const { baseUrl, credentials } = JSON.parse(line) as {
     baseUrl: string;
-    credentials: { primary: { apiKey: string; organizationId: string } };
+    credentials: {
+      primary: { apiKey: string; organizationId: string };
+      admin: { email: string; password: string };
+    };
   };
   return {
     baseUrl,
     ...credentials.primary,
+    admin: credentials.admin,
     cpuMs: () => treeCpuMs(child.pid!),
     stop: () => {
       try {
