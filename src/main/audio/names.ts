@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Label } from '../../shared/api';
+import { recordTypeLabel } from '../../shared/record/record-kinds';
 
 /**
  * File names for audio written from the network. A name from Content-Disposition is the
@@ -130,7 +131,8 @@ export function labelFileStem(
   const when = Number.isNaN(start.getTime())
     ? ''
     : ` ${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())} ${pad(start.getHours())}${pad(start.getMinutes())}`;
-  return `${label.patient?.name || 'Unassigned'}${when} ${label.type}`;
+  // The kind in plain words ("Ambient hub recording"), not the service's type name.
+  return `${label.patient?.name || 'Unassigned'}${when} ${recordTypeLabel(label.type)}`;
 }
 
 /** "name.wav", "name (2).wav", "name (3).wav"…: the n-th candidate for keep-both. */

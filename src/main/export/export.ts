@@ -337,6 +337,8 @@ export async function exportLabels(
           folder,
           onExists,
           label,
+          // Named by the app, in plain words (patient, time, kind), not by the service's type.
+          name: labelFileStem(label, labelId),
           companions: companions.map((companion) => companion.extension),
           signal: stop.signal,
           onProgress: ({ bytesDone, bytesTotal }) => {

@@ -122,12 +122,12 @@ describe('a whole download', () => {
     expect(peaks.frames / peaks.sampleRate).toBeGreaterThan(20);
   });
 
-  it('names the file from patient, date and type when the service suggests no name', async () => {
+  it('names the file from patient, date and kind (in plain words) when the service suggests no name', async () => {
     const folder = fx.tempFolder();
     const result = await downloadLabelAudio(fx.rewriting(source(), { filename: null }), wavId, {
       folder,
     });
-    expect(result.name).toBe(`Maple ${WHEN} ClinicConversation.wav`);
+    expect(result.name).toBe(`Maple ${WHEN} Clinic recording.wav`);
   });
 
   it('refuses an answer that is not audio, and writes nothing', async () => {
@@ -203,7 +203,7 @@ describe('hostile names from Content-Disposition land inside the folder, made sa
     ['C:\\x', 'x.wav'],
     ['CON', '_CON.wav'],
     ['a\u0000b.wav', 'a_b.wav'],
-    ['', `Maple ${WHEN} ClinicConversation.wav`],
+    ['', `Maple ${WHEN} Clinic recording.wav`],
     ['猫 Ünïcödé 🐶.wav', '猫 Ünïcödé 🐶.wav'],
   ])('%j → %j', async (suggested, expected) => {
     const parent = fx.tempFolder();

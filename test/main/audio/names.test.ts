@@ -84,10 +84,10 @@ describe('safeFileName: hostile names from Content-Disposition (RFC 6266 §4.3)'
       fromTime: new Date(2026, 9, 1, 9, 5).toISOString(),
       type: 'PhoneCallAudio' as const,
     };
-    expect(labelFileStem(label, 'id')).toBe('Rex/Max: "CON" 2026-10-01 0905 PhoneCallAudio');
+    expect(labelFileStem(label, 'id')).toBe('Rex/Max: "CON" 2026-10-01 0905 Phone call');
     // The patient's name is data, not a path: the last segment is what is left of it.
     expect(safeFileName(null, 'm4a', labelFileStem(label, 'id'))).toBe(
-      'Max_ _CON_ 2026-10-01 0905 PhoneCallAudio.m4a',
+      'Max_ _CON_ 2026-10-01 0905 Phone call.m4a',
     );
     expect(labelFileStem({ ...label, patient: null }, 'id')).toMatch(/^Unassigned /);
     expect(labelFileStem(undefined, 'abc')).toBe('Recording abc');

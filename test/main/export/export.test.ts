@@ -90,8 +90,9 @@ describe('exportLabels', () => {
       ManifestRow,
     ];
 
-    expect(wav.file).toMatch(/^Maple .* ClinicConversation\.wav$/);
-    expect(mp4.file).toMatch(/^Biscuit .* PhoneCallAudio\.m4a$/);
+    // Named in plain words (the kind, not the service's type name).
+    expect(wav.file).toMatch(/^Maple .* Clinic recording\.wav$/);
+    expect(mp4.file).toMatch(/^Biscuit .* Phone call\.m4a$/);
     expect(mp4.contentType).toBe('audio/mp4');
     for (const row of [wav, mp4, processing]) {
       const path = join(folder, row.file!);
@@ -115,7 +116,7 @@ describe('exportLabels', () => {
       patient: 'Rocky',
       type: 'DictationAudio',
     });
-    expect(silent.transcriptFile).toMatch(/^Rocky .* DictationAudio\.txt$/);
+    expect(silent.transcriptFile).toMatch(/^Rocky .* Dictation\.txt$/);
     // A transcript still processing ("{}") is not written.
     expect(processing.transcriptFile).toBeNull();
 
