@@ -1,4 +1,4 @@
-import { RECORD_TYPES, type LabelSortingProperty, type RecordType } from './api/values';
+import { RECORD_TYPES, type RecordingOrder, type RecordType } from './api/values';
 import type { LabelFilter } from './ipc';
 import { dayRange, machineTimeZone, parseDateKey } from './timeline/clock';
 
@@ -7,7 +7,7 @@ import { dayRange, machineTimeZone, parseDateKey } from './timeline/clock';
  * own label filters (seed §3.3), with the date range in clinic-local days.
  */
 export interface RecordingFilters {
-  sort: LabelSortingProperty;
+  sort: RecordingOrder;
   descending: boolean;
   /** Record types to show; none selected shows every type. */
   types: readonly RecordType[];
@@ -74,9 +74,9 @@ export const narrowsList = (filters: RecordingFilters): boolean =>
 
 /**
  * A click on a column header: the same column turns its direction around; another column starts
- * in its natural direction (newest first for times, A→Z for words).
+ * in its natural direction (newest and longest first, A→Z for words).
  */
-export function sortedBy(filters: RecordingFilters, sort: LabelSortingProperty): RecordingFilters {
+export function sortedBy(filters: RecordingFilters, sort: RecordingOrder): RecordingFilters {
   if (filters.sort === sort) return { ...filters, descending: !filters.descending };
-  return { ...filters, sort, descending: sort === 'FromTime' };
+  return { ...filters, sort, descending: sort === 'FromTime' || sort === 'Duration' };
 }

@@ -243,6 +243,26 @@ describe('the recordings list', () => {
   });
 });
 
+describe('the recordings list by duration (issue 20)', () => {
+  it('lists longest first from the cache, online too (the service cannot sort by it), with the filters', async () => {
+    await expect
+      .poll(async () => (await call('sync.status', {})).lastSyncAt, { timeout: 20_000 })
+      .not.toBeNull();
+    const longest = await listPage({ sortingProperty: 'Duration' });
+    expect(longest.source).toBe('cache');
+    expect(longest.total).toBe(8);
+    const lengths = longest.items.map((l) => Date.parse(l.toTime) - Date.parse(l.fromTime));
+    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+    expect(idsOf(longest.items).slice(0, 2).sort()).toEqual([ids.big1, ids.big2].sort());
+    const shortestHub = await listPage({
+      sortingProperty: 'Duration',
+      isSortingDescending: false,
+      types: ['HubMic'],
+    });
+    expect(shortestHub.total).toBe(2);
+  });
+});
+
 describe('patients', () => {
   it('lists the cached patients whose name matches, with their recordings', async () => {
     expect(await call('labels.patients', { search: 'maple' })).toMatchObject([

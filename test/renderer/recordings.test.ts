@@ -130,4 +130,19 @@ describe('the Recordings store', () => {
     expect(store.filters).toEqual(DEFAULT_FILTERS);
     expect(store.selected.size).toBe(0);
   });
+
+  it('lists by duration from the cache without calling that offline', async () => {
+    fake.handle('labels.list', () => sourced(page(0, 3), 'cache'));
+    store.attach('account-1');
+    store.setFilters({ ...DEFAULT_FILTERS, sort: 'Duration' });
+    await settle();
+    expect(fake.callsOf('labels.list').at(-1)).toMatchObject({ sortingProperty: 'Duration' });
+    expect(store.source).toBe('cache');
+    expect(store.orderedHere).toBe(true);
+    expect(store.offlineCopy).toBe(false);
+    // The same cached answer to the service's own order: the service could not be asked.
+    store.setFilters(DEFAULT_FILTERS);
+    await settle();
+    expect(store.offlineCopy).toBe(true);
+  });
 });

@@ -87,6 +87,8 @@ describe('sortedBy', () => {
     expect(sortedBy(byPatient, 'Patient')).toMatchObject({ sort: 'Patient', descending: true });
     expect(sortedBy(byPatient, 'FromTime')).toMatchObject({ sort: 'FromTime', descending: true });
     expect(sortedBy(DEFAULT_FILTERS, 'FromTime')).toMatchObject({ descending: false });
+    // Longest first, as newest first.
+    expect(sortedBy(byPatient, 'Duration')).toMatchObject({ sort: 'Duration', descending: true });
   });
 });
 

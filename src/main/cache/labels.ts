@@ -3,6 +3,7 @@ import {
   TRANSCRIPT_NOTE_TYPES,
   type Label,
   type LabelListQuery,
+  type RecordingOrder,
   type Note,
   type RecordType,
 } from '../../shared/api';
@@ -299,11 +300,17 @@ export const labelWrites = {
   },
 };
 
-const SORT_ORDER = {
+/** The service's filters and orders on the cached rows, and the order only the cache has. */
+export type CachedLabelQuery = Omit<LabelListQuery, 'sortingProperty'> & {
+  sortingProperty?: RecordingOrder;
+};
+
+const SORT_ORDER: Record<RecordingOrder, (direction: string) => string> = {
   FromTime: (direction: string) => `from_ms ${direction}`,
+  Duration: (direction: string) => `to_ms - from_ms ${direction}`,
   Type: (direction: string) => `type ${direction}`,
   Patient: (direction: string) => `patient_name IS NULL, patient_name COLLATE NOCASE ${direction}`,
-} as const;
+};
 
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -336,7 +343,7 @@ export const labelReads = {
    * Cached labels as the service lists them (the same filters, sorting and tie-breaks; rows
    * without notes). `userId` is not cached (list rows do not carry it) and is ignored.
    */
-  labels(db: Db, query: LabelListQuery = {}): CachedLabelPage {
+  labels(db: Db, query: CachedLabelQuery = {}): CachedLabelPage {
     // [applies, condition, its parameter]: the service's filters, on the cached columns.
     const filters: [boolean, string, Record<string, unknown>][] = [
       [

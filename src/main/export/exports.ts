@@ -1,4 +1,4 @@
-import { LABEL_LIST_MAX_LIMIT } from '../../shared/api';
+import { LABEL_LIST_MAX_LIMIT, serviceOrder } from '../../shared/api';
 import {
   EXPORT_MAX_LABELS,
   type ExportFolder,
@@ -166,9 +166,15 @@ export class Exports {
       fetch: async (service) => {
         const found: string[] = [];
         const organizationId = this.deps.accounts.active().account.organizationId;
+        // Which recordings, not their order: an order only the cache has is left out.
+        const { sortingProperty, ...matching } = filter;
         const pages = service.api.labels.pages(
           organizationId,
-          { ...filter, limit: LABEL_LIST_MAX_LIMIT },
+          {
+            ...matching,
+            ...serviceOrder(sortingProperty),
+            limit: LABEL_LIST_MAX_LIMIT,
+          },
           { signal },
         );
         for await (const page of pages) {

@@ -1,8 +1,14 @@
-import { LABEL_LIST_DEFAULT_LIMIT, type Label, type LabelListQuery } from '../../shared/api';
+import {
+  isCacheOnlyOrder,
+  LABEL_LIST_DEFAULT_LIMIT,
+  serviceOrder,
+  type Label,
+} from '../../shared/api';
 import type { LabelPage, ReadSource, Sourced } from '../../shared/ipc';
 import type { ActiveService } from '../active-service';
 import { isApiError } from '../api/errors';
 import type { Cache, CacheReader } from '../cache';
+import type { CachedLabelQuery } from '../cache/labels';
 import { AppError } from '../errors';
 import type { ServiceClient } from '../service-client';
 import { readSyncStatus } from '../sync';
@@ -15,7 +21,7 @@ export interface RecordingsDeps {
   lastSyncAt(): string | null;
 }
 
-export type LabelPageQuery = LabelListQuery & { limit?: number; offset?: number };
+export type LabelPageQuery = CachedLabelQuery & { limit?: number; offset?: number };
 
 /** Recordings (labels): one, a page of the list (both offline too), patients, assignment. */
 export class Recordings {
@@ -36,18 +42,23 @@ export class Recordings {
    * A page of the list. From the service, `total` is its X-Total-Count, and the rows go to the
    * cache as the sync's listing pages do (a changed row gets its notes fetched by the next sync;
    * cached notes are never dropped). From the cache (offline, or `from: 'cache'` for a first
-   * paint) the same query on the cached rows, fetched as of the last completed sync.
+   * paint) the same query on the cached rows, fetched as of the last completed sync. An order
+   * the service cannot list in (Duration) comes from the cache, online too.
    */
   list(query: LabelPageQuery, from: ReadSource = 'service'): Promise<Sourced<LabelPage>> {
-    const page: LabelListQuery = {
+    const page: CachedLabelQuery = {
       ...query,
       limit: query.limit ?? LABEL_LIST_DEFAULT_LIMIT,
       offset: query.offset ?? 0,
     };
+    const { sortingProperty, ...serviceQuery } = page;
     return this.deps.service.read(
       {
         fetch: async (service) => {
-          const { items, total } = await service.api.labels.list(this.deps.organizationId(), page);
+          const { items, total } = await service.api.labels.list(this.deps.organizationId(), {
+            ...serviceQuery,
+            ...serviceOrder(sortingProperty),
+          });
           return { items, total: total ?? (page.offset ?? 0) + items.length };
         },
         keep: (write, { items }, seenAt) => write.storeLabelPage({ rows: items, seenAt }),
@@ -56,7 +67,7 @@ export class Recordings {
           fetchedAt: await this.syncedAt(read),
         }),
       },
-      from,
+      isCacheOnlyOrder(sortingProperty) ? 'cache' : from,
     );
   }
 

@@ -52,6 +52,22 @@ export const SOAP_NOTE_TYPE = 'SOAP';
 
 export const LABEL_SORTING_PROPERTIES = ['FromTime', 'Type', 'Patient'] as const;
 export type LabelSortingProperty = (typeof LABEL_SORTING_PROPERTIES)[number];
+
+/**
+ * The Recordings list's orders: the service's, and Duration, which the seed's listing cannot sort
+ * by: that order comes from the recordings on this computer (the cache holds every one a sync
+ * has listed).
+ */
+export const RECORDING_ORDERS = [...LABEL_SORTING_PROPERTIES, 'Duration'] as const;
+export type RecordingOrder = (typeof RECORDING_ORDERS)[number];
+/** Whether only the cache can list in this order. */
+export const isCacheOnlyOrder = (order: RecordingOrder | undefined): boolean =>
+  order === 'Duration';
+/** The order as the service's listing takes it: left out when only the cache has it. */
+export const serviceOrder = (
+  order: RecordingOrder | undefined,
+): { sortingProperty?: LabelSortingProperty } =>
+  order === undefined || order === 'Duration' ? {} : { sortingProperty: order };
 export const LABEL_LIST_DEFAULT_LIMIT = 50;
 export const LABEL_LIST_MAX_LIMIT = 1000;
 /**

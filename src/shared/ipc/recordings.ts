@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LABEL_SORTING_PROPERTIES, RECORD_TYPES, Timestamp, Uuid, type Label } from '../api';
+import { RECORD_TYPES, RECORDING_ORDERS, Timestamp, Uuid, type Label } from '../api';
 import type { TimedLine } from '../record/timed-transcript';
 import { channel } from './channel';
 import type { Sourced } from './results';
@@ -24,7 +24,7 @@ export interface KnownPatient {
 
 const LabelQueryInput = {
   sortingProperty: Type.Optional(
-    Type.Union(LABEL_SORTING_PROPERTIES.map((property) => Type.Literal(property))),
+    Type.Union(RECORDING_ORDERS.map((property) => Type.Literal(property))),
   ),
   isSortingDescending: Type.Optional(Type.Boolean()),
   patientSearch: Type.Optional(Type.String({ maxLength: 200 })),

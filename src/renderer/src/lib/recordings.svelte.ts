@@ -1,5 +1,6 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { Label } from '../../../shared/api';
+import { isCacheOnlyOrder } from '../../../shared/api/values';
 import type {
   ChannelInput,
   IpcError,
@@ -55,12 +56,21 @@ export class RecordingsState {
   accountId: string | null = null;
   filters = $state.raw<RecordingFilters>(DEFAULT_FILTERS);
   readonly query: FilterQuery = $derived(labelFilterOf(this.filters));
+  /**
+   * The order is one only this computer's copy can list in (Duration): the rows come from the
+   * cache, online too, and that is not being offline.
+   */
+  readonly orderedHere = $derived(isCacheOnlyOrder(this.filters.sort));
   /** The number of matching recordings; null until the first answer. */
   total = $state<number | null>(null);
   /** Where the total and the latest rows came from. */
   source = $state<ReadSource>('service');
   /** When the cache last completed a sync (for a cached answer). */
   syncedAt = $state<string | null>(null);
+  /** The rows are the cache's because the service could not be asked: offline, say so. */
+  readonly offlineCopy = $derived(
+    connection.offline || (this.source === 'cache' && !this.orderedHere),
+  );
   /** Loaded pages by number (reactive per page: a row redraws only when its page changes). */
   readonly pages = new SvelteMap<number, readonly Label[]>();
   error = $state<PageError | null>(null);
