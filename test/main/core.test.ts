@@ -84,5 +84,9 @@ describe.skipIf(problem !== undefined)('the core, through its RPC table', () => 
       state: 'offline',
       lastError: { kind: 'offline' },
     });
+    // Diagnostics say the service cannot be reached, and leave the connection offline (issue 20).
+    const diagnosed = await core.rpc.invoke('accounts.diagnose', {});
+    expect(diagnosed).toMatchObject({ ok: false, error: { kind: 'offline' } });
+    expect(events.connection.at(-1)?.state).toBe('offline');
   });
 });

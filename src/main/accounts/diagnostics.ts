@@ -10,6 +10,16 @@ export interface DiagnosticsClient {
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * The service could not be reached at all: not a finding about the key or the organization
+ * (whose advice would send the user to check the wrong thing), but the call's own failure, which
+ * the connection status follows.
+ */
+function rethrowUnreachable(error: unknown): void {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  if (kind === 'offline' || kind === 'timeout') throw error;
+}
+
 function report(checks: DiagnosticCheck[]): DiagnosticsReport {
   return { checks, failedStep: checks.find((c) => !c.ok)?.step ?? null };
 }
@@ -24,6 +34,7 @@ export async function diagnoseConversations(client: DiagnosticsClient): Promise<
   try {
     identity = await client.me();
   } catch (error) {
+    rethrowUnreachable(error);
     return report([
       {
         step: 'identity',
@@ -63,6 +74,7 @@ export async function diagnoseConversations(client: DiagnosticsClient): Promise<
   try {
     devices = await client.devices(identity.organizationId);
   } catch (error) {
+    rethrowUnreachable(error);
     return report([
       identityCheck,
       {
@@ -92,6 +104,7 @@ export async function diagnoseConversations(client: DiagnosticsClient): Promise<
   try {
     page = await client.firstConversations();
   } catch (error) {
+    rethrowUnreachable(error);
     return report([
       identityCheck,
       devicesCheck,
