@@ -156,7 +156,7 @@ describe.skipIf(problem !== undefined)(
       await showDay(page, busyDay());
       await page
         .getByRole('region', { name: 'Suggested consults' })
-        .getByRole('button', { name: /^\d\d:\d\d–/ })
+        .getByRole('button', { name: /^\d\d:\d\d(\s?[AP]M)?–/ })
         .first()
         .click();
       await page.getByRole('slider', { name: 'Selection start' }).waitFor();

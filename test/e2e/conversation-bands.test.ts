@@ -106,7 +106,9 @@ describe.skipIf(problem !== undefined).each([
   it('offers no suggested consult the service would refuse as overlapping, in the app', async () => {
     await page.getByRole('combobox', { name: 'Device' }).selectOption({ label: 'Consult Room 2' });
     const suggestions = page.getByRole('region', { name: 'Suggested consults' });
-    const offered = suggestions.getByRole('button', { name: /^\d\d:\d\d–\d\d:\d\d/ });
+    const offered = suggestions.getByRole('button', {
+      name: /^\d\d:\d\d(\s?[AP]M)?–\d\d:\d\d/,
+    });
     await suggestions.getByRole('listitem').first().waitFor();
     // Refused ones stay offered (only without the times): go on past them.
     let refused = 0;

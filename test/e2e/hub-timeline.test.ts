@@ -147,7 +147,10 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
         .poll(() => page.evaluate('document.activeElement?.getAttribute("role")'), WAIT)
         .toBe('status');
       await page.getByRole('link', { name: 'Open the new record' }).click();
-      await page.getByRole('heading', { level: 1, name: /Ambient hub recording/ }).waitFor();
+      // A hub conversation becomes an ambient (HubMic) or a button (HubBatch) recording.
+      await page
+        .getByRole('heading', { level: 1, name: /Ambient hub recording|Hub button recording/ })
+        .waitFor();
       await expect.poll(() => page.evaluate('document.activeElement?.tagName'), WAIT).toBe('H1');
       await page.getByText('HubMic').first().waitFor();
       await page.goBack();
@@ -203,7 +206,7 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await expect.poll(() => group.getByRole('option').count(), WAIT).toBe(service.length);
       expect(await list.getByRole('group').count()).toBe(1);
       const first = await group.getByRole('option').first().textContent();
-      expect(first).toMatch(/\d\d:\d\d–\d\d:\d\d/);
+      expect(first).toMatch(/\d\d:\d\d(\s?[AP]M)?–\d\d:\d\d/);
 
       // A conversation the hub made on its own reaches its record.
       // (The tests before this one create conversations on the first device, so skip those.)
@@ -219,7 +222,10 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       // Rows carry their conversation's key; its text is its time, device and status.
       await group.locator(`[role="option"][data-key$="/${hubMade.conversationId}"]`).click();
       await page.getByRole('link', { name: 'Open its recording' }).click();
-      await page.getByRole('heading', { level: 1, name: /Ambient hub recording/ }).waitFor();
+      // A hub conversation becomes an ambient (HubMic) or a button (HubBatch) recording.
+      await page
+        .getByRole('heading', { level: 1, name: /Ambient hub recording|Hub button recording/ })
+        .waitFor();
       expect(page.url()).toContain(`#record/${hubMade.labelId}`);
       await page.goBack();
       await page.getByLabel('Day', { exact: true }).fill('');

@@ -241,8 +241,12 @@ describe('resizeSelection (drag handles)', () => {
 describe('selectionLabel', () => {
   it('reads like UI.md: "10:42–11:27 · 45 min · 31 speech"', () => {
     const range = selectionRange(at(642), at(686));
-    expect(selectionLabel(range, { speechMinutes: 31 }, ZONE)).toBe(
+    expect(selectionLabel(range, { speechMinutes: 31 }, ZONE, 'en-GB')).toBe(
       '10:42–11:27 · 45 min · 31 speech',
+    );
+    // In the user's locale, as every time on the screens.
+    expect(selectionLabel(range, { speechMinutes: 31 }, ZONE, 'en-US').replace(/\s/g, ' ')).toBe(
+      '10:42 AM–11:27 AM · 45 min · 31 speech',
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   formatClock,
   formatDuration,
   hourTicks,
+  usesTwelveHourClock,
   localDate,
   machineTimeZone,
   minuteCount,
@@ -49,8 +50,8 @@ describe('clinic-local days', () => {
     // Santiago springs forward at 00:00 → 01:00 on 2026-09-06; Beirut on 2026-03-29.
     const santiago = dayRange(date(2026, 9, 6), 'America/Santiago');
     expect(iso(santiago.startMs)).toBe('2026-09-06T04:00:00.000Z');
-    expect(formatClock(santiago.startMs, 'America/Santiago')).toBe('01:00');
-    expect(formatClock(santiago.startMs - 1, 'America/Santiago')).toBe('23:59');
+    expect(formatClock(santiago.startMs, 'America/Santiago', 'en-GB')).toBe('01:00');
+    expect(formatClock(santiago.startMs - 1, 'America/Santiago', 'en-GB')).toBe('23:59');
     expect(localDate(santiago.startMs - 1, 'America/Santiago')).toEqual(date(2026, 9, 5));
     expect(hours(santiago)).toBe(23);
     const beirut = dayRange(date(2026, 3, 29), 'Asia/Beirut');
@@ -112,12 +113,12 @@ describe('clinic-local days', () => {
 
 describe('hourTicks', () => {
   const labels = (zone: string, day: LocalDate) =>
-    hourTicks(dayRange(day, zone), zone).map((tick) => tick.label);
+    hourTicks(dayRange(day, zone), zone, 'en-GB').map((tick) => tick.label);
   const all = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
 
   it('has 24 ticks an hour apart on a normal day, starting at the day', () => {
     const day = dayRange(date(2026, 6, 15), 'America/New_York');
-    const ticks = hourTicks(day, 'America/New_York');
+    const ticks = hourTicks(day, 'America/New_York', 'en-GB');
     expect(ticks.map((t) => t.label)).toEqual(all);
     expect(ticks.map((t) => t.hour)).toEqual(all.map((_, h) => h));
     expect(ticks[0]?.ms).toBe(day.startMs);
@@ -134,7 +135,11 @@ describe('hourTicks', () => {
     const london = labels('Europe/London', date(2026, 10, 25));
     expect(london).toHaveLength(25);
     expect(london.slice(0, 4)).toEqual(['00:00', '01:00', '01:00', '02:00']);
-    const newYork = hourTicks(dayRange(date(2026, 11, 1), 'America/New_York'), 'America/New_York');
+    const newYork = hourTicks(
+      dayRange(date(2026, 11, 1), 'America/New_York'),
+      'America/New_York',
+      'en-GB',
+    );
     expect(newYork).toHaveLength(25);
     expect(newYork.filter((t) => t.label === '01:00')).toHaveLength(2);
     newYork.slice(1).forEach((tick, i) => expect(tick.ms - (newYork[i]?.ms ?? 0)).toBe(HOUR_MS));
@@ -155,18 +160,28 @@ describe('hourTicks', () => {
 
   it('only ticks inside a partial range', () => {
     const start = Date.parse('2026-06-15T10:30:00Z');
-    const ticks = hourTicks({ startMs: start, endMs: start + 2 * HOUR_MS }, 'UTC');
+    const ticks = hourTicks({ startMs: start, endMs: start + 2 * HOUR_MS }, 'UTC', 'en-GB');
     expect(ticks.map((t) => t.label)).toEqual(['11:00', '12:00']);
     expect(hourTicks({ startMs: start, endMs: start }, 'UTC')).toEqual([]);
+  });
+
+  it('labels hours on the locale’s clock: "2 PM" on a 12-hour one (issue 20)', () => {
+    const day = dayRange(date(2026, 6, 15), 'America/New_York');
+    const us = hourTicks(day, 'America/New_York', 'en-US').map((t) => t.label.replace(/\s/g, ' '));
+    expect(us.slice(0, 2)).toEqual(['12 AM', '1 AM']);
+    expect(us[14]).toBe('2 PM');
+    expect(usesTwelveHourClock('en-US')).toBe(true);
+    expect(usesTwelveHourClock('en-GB')).toBe(false);
+    expect(usesTwelveHourClock('de-DE')).toBe(false);
   });
 });
 
 describe('formatting', () => {
-  it('formats a clinic-local clock time, 24-hour by default, else in the locale', () => {
+  it('formats a clinic-local clock time in the locale’s own form', () => {
     const ms = Date.parse('2026-06-15T13:05:42Z');
-    expect(formatClock(ms, 'Europe/London')).toBe('14:05');
-    expect(formatClock(ms, 'America/New_York')).toBe('09:05');
-    expect(formatClock(ms, 'Asia/Kathmandu')).toBe('18:50');
+    expect(formatClock(ms, 'Europe/London', 'en-GB')).toBe('14:05');
+    expect(formatClock(ms, 'America/New_York', 'en-GB')).toBe('09:05');
+    expect(formatClock(ms, 'Asia/Kathmandu', 'en-GB')).toBe('18:50');
     expect(formatClock(ms, 'America/New_York', 'en-US')).toMatch(/^09:05\sAM$/);
     expect(formatClock(ms, 'Europe/London', 'en-GB')).toBe('14:05');
   });

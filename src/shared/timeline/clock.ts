@@ -17,7 +17,7 @@ export interface LocalDate {
 /** A local hour boundary: where a tick and its label go. */
 export interface HourTick {
   readonly ms: number;
-  /** "HH:00" in the zone's 24-hour clock; repeated on the day the clocks go back. */
+  /** The hour in the locale's clock ("14:00", or "2 PM" on a 12-hour one); repeated on the day the clocks go back. */
   readonly label: string;
   readonly hour: number;
 }
@@ -174,13 +174,21 @@ function nextHourBoundary(ms: number, timeZone: string): { ms: number; wall: num
  * clocks go forward, 25 on the day they go back (the repeated hour's label appears twice).
  * Some 25–50 Intl calls (a fraction of a millisecond): compute once per day, not per frame.
  */
-export function hourTicks(range: TimeRange, timeZone: string = machineTimeZone()): HourTick[] {
+export function hourTicks(
+  range: TimeRange,
+  timeZone: string = machineTimeZone(),
+  locale?: string,
+): HourTick[] {
   const ticks: HourTick[] = [];
+  // The locale's clock, short enough for an hour's width: "2 PM" on a 12-hour one, "14:00" else.
+  const twelve = usesTwelveHourClock(locale);
+  const twelveHour = clockFormatter(timeZone, locale, { hour: 'numeric' });
   let at = { ms: range.startMs, wall: wallMs(range.startMs, timeZone) };
   if (mod(at.wall, HOUR_MS) !== 0) at = nextHourBoundary(at.ms, timeZone);
   while (at.ms < range.endMs) {
     const hour = Math.floor(mod(at.wall, DAY_MS) / HOUR_MS);
-    ticks.push({ ms: at.ms, label: `${pad2(hour)}:00`, hour });
+    const label = twelve ? twelveHour.format(at.ms) : `${pad2(hour)}:00`;
+    ticks.push({ ms: at.ms, label, hour });
     at = nextHourBoundary(at.ms, timeZone);
   }
   return ticks;
@@ -188,22 +196,32 @@ export function hourTicks(range: TimeRange, timeZone: string = machineTimeZone()
 
 const clockFormatters = new Map<string, Intl.DateTimeFormat>();
 
-/**
- * The clinic-local time of day: "14:05" on a 24-hour clock by default, like the hour labels; with
- * a locale, that locale's own form ("02:05 PM" for en-US).
- */
-export function formatClock(ms: number, timeZone: string = machineTimeZone(), locale?: string) {
-  if (locale === undefined) {
-    const wall = mod(wallMs(ms, timeZone), DAY_MS);
-    return `${pad2(Math.floor(wall / HOUR_MS))}:${pad2(Math.floor((wall % HOUR_MS) / MINUTE_MS))}`;
-  }
-  const key = `${locale}\u0000${timeZone}`;
+function clockFormatter(
+  timeZone: string,
+  locale: string | undefined,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}\u0000${timeZone}\u0000${JSON.stringify(options)}`;
   let formatter = clockFormatters.get(key);
   if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit' });
+    formatter = new Intl.DateTimeFormat(locale, { timeZone, ...options });
     clockFormatters.set(key, formatter);
   }
-  return formatter.format(ms);
+  return formatter;
+}
+
+/** Whether the locale (the user's when undefined) writes times on a 12-hour clock. */
+export function usesTwelveHourClock(locale?: string): boolean {
+  const cycle = clockFormatter('UTC', locale, { hour: 'numeric' }).resolvedOptions().hourCycle;
+  return cycle === 'h11' || cycle === 'h12';
+}
+
+/**
+ * The clinic-local time of day in the locale's own form — the user's when no locale is given, as
+ * every other time on the screens: "02:05 PM" in en-US, "14:05" in en-GB. One format everywhere.
+ */
+export function formatClock(ms: number, timeZone: string = machineTimeZone(), locale?: string) {
+  return clockFormatter(timeZone, locale, { hour: '2-digit', minute: '2-digit' }).format(ms);
 }
 
 /**
