@@ -178,6 +178,16 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await again.getByText(/^Completed /).waitFor();
     });
 
+    it('moves a task to another status by dragging its card to that column (issue 20)', async () => {
+      await page.getByRole('radio', { name: /^All/ }).check();
+      const card = column('Not addressed').getByRole('button').first();
+      const title = (await card.locator('.title').textContent())!;
+      await card.dragTo(column('In progress'));
+      await column('In progress').getByRole('button', { name: new RegExp(title) }).waitFor();
+      const moved = (await boardTasks()).find((t) => t.title === title)!;
+      expect(moved.statusId).toBe('in_progress');
+    });
+
     it('removes a status that tasks use: the save asks where they go, then moves them', async () => {
       const detailOf = (title: string) => page.getByRole('complementary', { name: title });
       await page.getByRole('button', { name: /^Send the invoice/ }).click();

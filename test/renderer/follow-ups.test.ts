@@ -137,4 +137,25 @@ describe('the Follow-ups store', () => {
     expect(refused.ok).toBe(false);
     expect(store.view?.comments['b-1-t1']).toHaveLength(1);
   });
+
+  it('moves a task dropped on another column to that status, not one dropped on its own; a refusal is kept', async () => {
+    store.attach('account-1');
+    await settle();
+    fake.handle('followUps.patchTask', ({ taskId, patch }) => ({
+      ...task(taskId, 'b-1'),
+      statusId: patch.statusId!,
+    }));
+    await store.moveTask('b-1-t1', 'todo');
+    expect(fake.callsOf('followUps.patchTask')).toEqual([]);
+    await store.moveTask('b-1-t1', 'done');
+    expect(fake.callsOf('followUps.patchTask')).toEqual([
+      { taskId: 'b-1-t1', patch: { statusId: 'done' } },
+    ]);
+    expect(store.view?.tasks[0]?.statusId).toBe('done');
+    expect(store.moveError).toBeNull();
+    fake.fail('followUps.patchTask', { kind: 'conflict', message: 'The board changed.' });
+    await store.moveTask('b-1-t1', 'todo');
+    expect(store.moveError?.message).toBe('The board changed.');
+    expect(store.view?.tasks[0]?.statusId).toBe('done');
+  });
 });

@@ -6,6 +6,8 @@ import {
   minuteSlots,
   moveMinute,
   resizeSelection,
+  HANDLE_PX,
+  handleLefts,
   selectionLabel,
   selectionOf,
   selectionRange,
@@ -248,5 +250,21 @@ describe('selectionLabel', () => {
     expect(selectionLabel(range, { speechMinutes: 31 }, ZONE, 'en-US').replace(/\s/g, ' ')).toBe(
       '10:42 AM–11:27 AM · 45 min · 31 speech',
     );
+  });
+});
+
+describe('handleLefts', () => {
+  it('straddles the band’s edges when it is wide enough, as before', () => {
+    expect(handleLefts(100)).toEqual({ start: -6, end: 100 + 6 - HANDLE_PX });
+  });
+
+  it('never lets one handle cover the other, however narrow the band (day zoom, issue 20)', () => {
+    for (let band = 0; band <= 40; band += 0.5) {
+      const { start, end } = handleLefts(band);
+      expect(end - (start + HANDLE_PX)).toBeGreaterThanOrEqual(2);
+      // Each stays on its side: the start's left of the end's, around the band.
+      expect(start).toBeLessThanOrEqual(0);
+      expect(end + HANDLE_PX).toBeGreaterThanOrEqual(band);
+    }
   });
 });

@@ -117,3 +117,22 @@ export function selectionLabel(
   const length = formatDuration(range.endMs - range.startMs);
   return `${from}–${to} · ${length} · ${totals.speechMinutes} speech`;
 }
+
+/** A selection handle's width on screen, and how far it reaches past its edge of the band. */
+export const HANDLE_PX = 10;
+const HANDLE_OVERHANG_PX = 6;
+/** The least space kept between the two handles of a selection too narrow to hold them. */
+const HANDLE_GAP_PX = 2;
+
+/**
+ * Where the selection's two handles sit, as `left` offsets from the band's left edge: each
+ * straddles its edge of the band; a band too narrow for that (a few minutes at day zoom) gets
+ * them side by side about its middle, so neither covers the other and both can be grabbed.
+ */
+export function handleLefts(bandPx: number): { start: number; end: number } {
+  const middle = bandPx / 2;
+  return {
+    start: Math.min(-HANDLE_OVERHANG_PX, middle - HANDLE_GAP_PX / 2 - HANDLE_PX),
+    end: Math.max(bandPx + HANDLE_OVERHANG_PX - HANDLE_PX, middle + HANDLE_GAP_PX / 2),
+  };
+}

@@ -29,6 +29,8 @@ export class FollowUpsState {
   filter = $state<CategoryFilter>('open');
   layout = $state<Layout>('columns');
   selectedTaskId = $state<string | null>(null);
+  /** The last move of a task to another column, when the service refused it. */
+  moveError = $state<IpcError | null>(null);
   private generation = 0;
 
   get board(): TaskBoard | null {
@@ -158,6 +160,18 @@ export class FollowUpsState {
     });
     if (result.ok) this.putTask(result.value);
     return result;
+  }
+
+  /**
+   * A task dropped on another status's column takes that status (its details' status menu does
+   * the same from the keyboard). Nothing is sent for a drop on its own column.
+   */
+  async moveTask(taskId: string, statusId: string): Promise<void> {
+    const task = this.view?.tasks.find((t) => t.id === taskId);
+    if (!task || task.statusId === statusId) return;
+    this.moveError = null;
+    const result = await this.patchTask(taskId, { statusId });
+    if (!result.ok) this.moveError = result.error;
   }
 
   async comment(taskId: string, body: string): Promise<IpcResult<Comment>> {
