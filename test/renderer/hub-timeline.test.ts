@@ -99,6 +99,30 @@ describe('the hub timeline store', () => {
     expect(store.range).toBeNull();
   });
 
+  it('says a day that failed to load failed, not that nothing was recorded; an unconfirmed selection says why (issue 20)', async () => {
+    const offline = { kind: 'offline' as const, message: 'The clinic service cannot be reached.' };
+    fake.fail('hub.minutes', offline);
+    await store.loadDevices();
+    await settle();
+    expect(store.error?.kind).toBe('offline');
+    expect(store.nothingRecorded).toBe(false);
+    // A day that loaded with nothing on it says so.
+    fake.handle('hub.minutes', ({ deviceId, startMs, endMs }) =>
+      sourced({ deviceId, startMs, endMs, minutes: [] }),
+    );
+    store.shiftDay(-1);
+    await settle();
+    expect(store.nothingRecorded).toBe(true);
+    // The service cannot confirm a selection: said, not "confirming…" for ever.
+    fake.fail('hub.preview', offline);
+    store.select(at(10), at(20));
+    await store.confirmPreview();
+    expect(store.previewOfSelection()).toBeNull();
+    expect(store.previewErrorOfSelection()?.message).toBe(offline.message);
+    store.select(at(30), at(40));
+    expect(store.previewErrorOfSelection()).toBeNull();
+  });
+
   it('offers no suggestion before the day’s bands are known', async () => {
     let answer: (bands: Sourced<ConversationBand[]>) => void = () => {};
     fake.handle('hub.bands', () => new Promise((resolve) => (answer = resolve)));

@@ -48,6 +48,8 @@ export class HubTimelineState {
   selection = $state<Selection | null>(null);
   cursorMs = $state<number | null>(null);
   preview = $state<{ key: string; value: Preview } | null>(null);
+  /** The service could not confirm the selection's totals (offline, or refused): why. */
+  previewError = $state<{ key: string; error: IpcError } | null>(null);
   /** Every conversation of the device known on this day (hub.bands). */
   bands = $state.raw<ConversationBand[]>([]);
   /**
@@ -59,6 +61,13 @@ export class HubTimelineState {
 
   slots = $derived(minuteSlots(this.day, this.minutes ?? []));
   consults = $derived(suggestConsults(this.minutes ?? []));
+  /**
+   * The day loaded and holds no recording at all. A day that failed to load (offline, a key
+   * without the hub) is not that: its error says why.
+   */
+  nothingRecorded = $derived(
+    this.error === null && this.slots.every((slot) => slot.state === 'no-data'),
+  );
   /**
    * The suggested consults, each with the conversation that already covers it (the service would
    * refuse to create it): those are shown as that conversation, not offered for Create.
@@ -267,13 +276,22 @@ export class HubTimelineState {
       startMs: range.startMs,
       endMs: range.endMs,
     });
-    if (
-      result.ok &&
-      this.range &&
-      this.key(this.deviceId, this.range.startMs, this.range.endMs) === key
-    ) {
+    if (!this.range || this.key(this.deviceId, this.range.startMs, this.range.endMs) !== key)
+      return;
+    if (result.ok) {
       this.preview = { key, value: result.value };
+      this.previewError = null;
+    } else {
+      this.previewError = { key, error: result.error };
     }
+  }
+
+  /** Why the service did not confirm the current selection's totals; null while it may yet. */
+  previewErrorOfSelection(): IpcError | null {
+    if (!this.range || !this.deviceId || !this.previewError) return null;
+    return this.previewError.key === this.key(this.deviceId, this.range.startMs, this.range.endMs)
+      ? this.previewError.error
+      : null;
   }
 
   previewOfSelection(): Preview | null {
