@@ -31,6 +31,8 @@ class AccountsState {
   loaded = $state(false);
   error = $state<IpcError | null>(null);
   active = $derived(this.list.find((a) => a.active) ?? null);
+  /** The account just connected, whose key's reach is said once (then dismissed). */
+  connected = $state<AccountSummary | null>(null);
 
   constructor() {
     earmark.on('accounts.changed', (list) => {
@@ -49,11 +51,17 @@ class AccountsState {
   async add(input: ChannelInput<'accounts.add'>): Promise<IpcResult<AccountSummary>> {
     const problem = connectProblem(input);
     if (problem) return { ok: false, error: { kind: 'invalid_input', message: problem } };
-    return earmark.invoke('accounts.add', {
+    const result = await earmark.invoke('accounts.add', {
       ...input,
       baseUrl: input.baseUrl.trim(),
       apiKey: input.apiKey.trim(),
     });
+    if (result.ok) this.connected = result.value;
+    return result;
+  }
+
+  dismissConnected(): void {
+    this.connected = null;
   }
 
   /** Opens the demo clinic on this computer, as an account. */
