@@ -5,6 +5,9 @@ import type { DemoClinic } from './demo-clinic';
 import { readSourced, type SourcedRead } from './offline';
 import { translateServiceError, type ServiceClient } from './service-client';
 
+/** Answers that refuse the account's key itself: no call can succeed until a new key is added. */
+const KEY_REFUSED = new Set(['key_invalid', 'key_revoked', 'key_expired']);
+
 export interface ActiveServiceDeps {
   accounts: AccountService;
   demo: DemoClinic;
@@ -71,6 +74,9 @@ export class ActiveService {
       const translated = translateServiceError(error);
       if (translated && (translated.kind === 'offline' || translated.kind === 'timeout')) {
         this.setConnection('offline', translated);
+      } else if (translated && KEY_REFUSED.has(translated.kind)) {
+        if (this.status.state !== 'refused' || this.status.lastError?.kind !== translated.kind)
+          this.setConnection('refused', translated);
       } else if (translated && translated.kind !== 'cancelled' && this.status.state !== 'online') {
         // An error answer (even an unreadable one) still shows the service can be reached.
         this.setConnection('online', null);

@@ -32,6 +32,16 @@ export class DemoClinic {
     }
   }
 
+  /**
+   * A new key for the demo clinic, when its own was revoked (Settings → API keys can do that)
+   * or has expired: the demo recovers in the app, with no folder to delete.
+   */
+  async renewKey(): Promise<{ baseUrl: string; apiKey: string }> {
+    await this.start();
+    const sandbox = await this.sandbox!;
+    return { baseUrl: sandbox.baseUrl, apiKey: sandbox.renewPrimaryKey() };
+  }
+
   async baseUrl(): Promise<string> {
     return (await this.start()).baseUrl;
   }

@@ -21,11 +21,26 @@ export interface Sandbox {
   baseUrl: string;
   /** Empty when the folder was never seeded. */
   credentials: DemoCredentials | Record<string, never>;
+  /**
+   * A new key for the demo's primary organization (its own was revoked or has expired: the demo
+   * can be broken from inside the app), kept as the credentials' primary key from now on.
+   */
+  renewPrimaryKey(): string;
   close(): Promise<void>;
 }
 
 const CREDENTIALS_FILE = 'credentials.json';
 const SEED_KEY = 'seed';
+
+const isDemoCredentials = (
+  credentials: Sandbox['credentials'],
+): credentials is DemoCredentials => 'primary' in credentials;
+
+/** Writes the credentials beside the database, owner-only, whole or not at all. */
+function saveCredentials(path: string, credentials: DemoCredentials): void {
+  writeFileSync(`${path}.tmp`, JSON.stringify(credentials), { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+}
 
 export const seedName = (seed: SeedSpec) => (seed.kind === 'demo' ? 'demo' : `scale:${seed.count}`);
 
@@ -48,8 +63,7 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
         options.seed.kind === 'demo'
           ? seedDemo(service, now)
           : seedScale(service, options.seed.count, now);
-      writeFileSync(`${credentialsPath}.tmp`, JSON.stringify(credentials), { mode: 0o600 });
-      renameSync(`${credentialsPath}.tmp`, credentialsPath);
+      saveCredentials(credentialsPath, credentials);
       writeMeta(service.db, SEED_KEY, seedName(options.seed));
     } else {
       if (options.seed && seeded !== seedName(options.seed)) {
@@ -66,15 +80,35 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
     });
-    return {
+    const sandbox: Sandbox = {
       service,
       baseUrl: `${address}${API_PREFIX}`,
       credentials,
+      renewPrimaryKey() {
+        const current = sandbox.credentials;
+        if (!isDemoCredentials(current))
+          throw new Error(`${options.dataDir} holds no demo credentials to renew.`);
+        const admin = service.identity.userByEmail(current.admin.email);
+        if (!admin) throw new Error(`The demo's admin ${current.admin.email} is gone.`);
+        const { key } = service.identity.createApiKey({
+          userId: admin.id,
+          organizationId: current.primary.organizationId,
+          name: 'Earmark desktop',
+        });
+        const renewed: DemoCredentials = {
+          ...current,
+          primary: { ...current.primary, apiKey: key },
+        };
+        saveCredentials(credentialsPath, renewed);
+        sandbox.credentials = renewed;
+        return key;
+      },
       async close() {
         simulator.stop();
         await service.close();
       },
     };
+    return sandbox;
   } catch (error) {
     await service.close();
     throw error;

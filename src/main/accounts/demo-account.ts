@@ -1,17 +1,38 @@
 import type { AccountSummary } from '../../shared/ipc';
 import type { DemoClinic } from '../demo-clinic';
+import { isApiError } from '../api/errors';
 import { AppError } from '../errors';
 import type { AccountService } from './accounts';
 
+/** The service refused the key itself (revoked, expired, unknown). */
+const keyRefused = (error: unknown) =>
+  (isApiError(error) || error instanceof AppError) &&
+  ['key_revoked', 'key_expired', 'key_invalid'].includes(error.kind);
+
 /**
  * Starts the embedded demo clinic and adds (and activates) its account. The demo's key is a
- * local sandbox key: without a keychain, memory will do.
+ * local sandbox key: without a keychain, memory will do. A demo key that was revoked (from the
+ * app's own API keys screen) or has expired is replaced by a new one: the demo always opens.
  */
 export async function openDemoAccount(
   accounts: AccountService,
   demo: DemoClinic,
 ): Promise<AccountSummary> {
   const { baseUrl, apiKey } = await demo.start();
+  try {
+    return await addDemo(accounts, baseUrl, apiKey);
+  } catch (error) {
+    if (!keyRefused(error)) throw error;
+    const renewed = await demo.renewKey();
+    return addDemo(accounts, renewed.baseUrl, renewed.apiKey);
+  }
+}
+
+async function addDemo(
+  accounts: AccountService,
+  baseUrl: string,
+  apiKey: string,
+): Promise<AccountSummary> {
   try {
     return await accounts.add({ baseUrl, apiKey, demo: true });
   } catch (error) {

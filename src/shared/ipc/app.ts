@@ -16,9 +16,13 @@ export interface AppInfo {
   defaultExportFolder: string;
 }
 
-/** Connection to the active account's service. */
+/**
+ * Connection to the active account's service: `refused` when the service answers but refuses the
+ * account's key (revoked, expired, not valid) — one state every screen shows the same way, with
+ * the reason in `lastError`.
+ */
 export interface ConnectionStatus {
-  state: 'online' | 'offline' | 'unknown';
+  state: 'online' | 'offline' | 'refused' | 'unknown';
   lastError: IpcError | null;
   checkedAt: string | null;
 }

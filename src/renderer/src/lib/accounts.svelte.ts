@@ -25,6 +25,10 @@ export function connectProblem({
   return null;
 }
 
+/** The service refused the key itself: only a new key helps. */
+export const isKeyRefusal = (error: IpcError | null): boolean =>
+  error !== null && ['key_revoked', 'key_expired', 'key_invalid'].includes(error.kind);
+
 /** The accounts the main process knows, kept current by its accounts.changed event. */
 class AccountsState {
   list = $state<AccountSummary[]>([]);
@@ -79,6 +83,23 @@ class AccountsState {
   }
 
   /** Asks the service about the active key again (the list follows through accounts.changed). */
+  /**
+   * The service refused the active account's key (revoked, expired, not valid) or it is gone from
+   * this computer: the account needs a new key, and says why. Null while the key is fine.
+   */
+  keyProblem(account: AccountSummary, connectionRefusal: IpcError | null): string | null {
+    if (!account.hasKey)
+      return 'The key of this account is gone from this computer (it was kept until Earmark quit).';
+    if (connectionRefusal)
+      return `The clinic service refused this account's key: ${connectionRefusal.message}`;
+    return null;
+  }
+
+  /** A new key for the demo clinic (its own was revoked or expired): opening it makes one. */
+  async renewDemoKey(): Promise<IpcResult<AccountSummary>> {
+    return this.openDemo();
+  }
+
   async checkKey(): Promise<IpcError | null> {
     const result = await earmark.invoke('identity.me', {});
     return result.ok ? null : result.error;

@@ -21,6 +21,22 @@ class ConnectionState {
   get offline(): boolean {
     return this.status.state === 'offline';
   }
+
+  /** The service answers but refuses the account's key: one state, said the same everywhere. */
+  get refused(): boolean {
+    return this.status.state === 'refused';
+  }
+
+  /** The refusal in two words, for the sidebar ("Key revoked"). */
+  get refusedWords(): string {
+    return REFUSED_WORDS[this.status.lastError?.kind ?? ''] ?? 'Key refused';
+  }
 }
+
+const REFUSED_WORDS: Record<string, string> = {
+  key_revoked: 'Key revoked',
+  key_expired: 'Key expired',
+  key_invalid: 'Key not valid',
+};
 
 export const connection = new ConnectionState();
