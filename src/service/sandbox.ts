@@ -32,9 +32,8 @@ export interface Sandbox {
 const CREDENTIALS_FILE = 'credentials.json';
 const SEED_KEY = 'seed';
 
-const isDemoCredentials = (
-  credentials: Sandbox['credentials'],
-): credentials is DemoCredentials => 'primary' in credentials;
+const isDemoCredentials = (credentials: Sandbox['credentials']): credentials is DemoCredentials =>
+  'primary' in credentials;
 
 /** Writes the credentials beside the database, owner-only, whole or not at all. */
 function saveCredentials(path: string, credentials: DemoCredentials): void {

@@ -183,7 +183,9 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       const card = column('Not addressed').getByRole('button').first();
       const title = (await card.locator('.title').textContent())!;
       await card.dragTo(column('In progress'));
-      await column('In progress').getByRole('button', { name: new RegExp(title) }).waitFor();
+      await column('In progress')
+        .getByRole('button', { name: new RegExp(title) })
+        .waitFor();
       const moved = (await boardTasks()).find((t) => t.title === title)!;
       expect(moved.statusId).toBe('in_progress');
     });
