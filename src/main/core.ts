@@ -208,10 +208,15 @@ export function createCore(options: CoreOptions): Core {
       syncedAccount = account.id;
       void syncRunner.stop();
     }
-    void (async () =>
-      syncRunner.start(await cache(), await service.client(), account.organizationId))().catch(
-      (error: unknown) =>
-        log(`sync did not start: ${error instanceof Error ? error.message : String(error)}`),
+    void (async () => {
+      const accountCache = await cache();
+      const client = await service.client();
+      // Another account became active while these were opened: they may be its, so this run
+      // must not start (with one clinic's cache and another's client); its own sync runs.
+      if (accounts.active().account.id !== account.id) return;
+      syncRunner.start(accountCache, client, account.organizationId);
+    })().catch((error: unknown) =>
+      log(`sync did not start: ${error instanceof Error ? error.message : String(error)}`),
     );
     return syncRunner.current;
   };
