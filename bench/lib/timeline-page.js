@@ -1,4 +1,4 @@
-/* global window, document, requestAnimationFrame, location, getComputedStyle */
+/* global window, document, requestAnimationFrame, location, getComputedStyle, localStorage */
 // The in-page half of bench/timeline.bench.ts, installed with page.addInitScript before the app
 // loads. Plain browser JavaScript: bench/ is type-checked for Node (no DOM lib), and a function
 // shipped from tsx would carry its __name helpers into the page.
@@ -110,8 +110,12 @@
 
     /** The day's minutes as the service returns them, over the app's own IPC socket. */
     async dayMinutes(deviceName, startMs, endMs) {
+      // The shell's token, where the page keeps it (src/renderer/src/shell-session.ts), offered
+      // as the renderer's bridge offers it (SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX).
+      const token = localStorage.getItem('earmark.shell-token');
       const socket = new WebSocket(
         `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`,
+        ['earmark.rpc', `earmark-token.${token}`],
       );
       await new Promise((resolve, reject) => {
         socket.addEventListener('open', resolve, { once: true });
