@@ -1,4 +1,4 @@
-/* global window, document, requestAnimationFrame, location, getComputedStyle, localStorage */
+/* global window, document, requestAnimationFrame, location, getComputedStyle */
 // The in-page half of bench/timeline.bench.ts, installed with page.addInitScript before the app
 // loads. Plain browser JavaScript: bench/ is type-checked for Node (no DOM lib), and a function
 // shipped from tsx would carry its __name helpers into the page.
