@@ -22,6 +22,7 @@ export class FakeEarmark implements EarmarkApi {
   readonly calls: { channel: ChannelName; input: unknown }[] = [];
   private readonly handlers = new Map<ChannelName, Handler<never>>();
   private readonly failures = new Map<ChannelName, IpcError>();
+  private readonly answers = new Map<ChannelName, (input: never) => Promise<IpcResult<unknown>>>();
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
 
   constructor() {
@@ -31,7 +32,21 @@ export class FakeEarmark implements EarmarkApi {
 
   handle<C extends ChannelName>(channel: C, handler: Handler<C>): this {
     this.failures.delete(channel);
+    this.answers.delete(channel);
     this.handlers.set(channel, handler as unknown as Handler<never>);
+    return this;
+  }
+
+  /**
+   * The channel answers whatever result this gives, value or error, each call (e.g. the cache's
+   * rows for one source, an error for the other), until handled again.
+   */
+  answer<C extends ChannelName>(
+    channel: C,
+    answer: (input: ChannelInput<C>) => Promise<IpcResult<ChannelOutput<C>>>,
+  ): this {
+    this.failures.delete(channel);
+    this.answers.set(channel, answer as never);
     return this;
   }
 
@@ -57,6 +72,8 @@ export class FakeEarmark implements EarmarkApi {
   ): Promise<IpcResult<ChannelOutput<C>>> {
     this.calls.push({ channel, input });
     await Promise.resolve();
+    const answer = this.answers.get(channel);
+    if (answer) return answer(input as never) as Promise<IpcResult<ChannelOutput<C>>>;
     const failure = this.failures.get(channel);
     if (failure) return { ok: false, error: failure };
     const handler = this.handlers.get(channel) as Handler<C> | undefined;

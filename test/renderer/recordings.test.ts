@@ -145,4 +145,21 @@ describe('the Recordings store', () => {
     await settle();
     expect(store.offlineCopy).toBe(true);
   });
+
+  it('keeps the cache’s rows when the service refuses first and the cache answers after', async () => {
+    let cacheAnswer: (value: Sourced<LabelPage>) => void = () => {};
+    fake.answer('labels.list', async (asked: Asked) =>
+      asked.source === 'cache'
+        ? { ok: true, value: await new Promise<Sourced<LabelPage>>((r) => (cacheAnswer = r)) }
+        : { ok: false, error: { kind: 'key_revoked', message: 'The API key has been revoked.' } },
+    );
+    store.attach('account-1');
+    await settle();
+    // The refusal is in; the cache, still opening, answers now.
+    cacheAnswer(sourced(page(0, 3, 'Cached'), 'cache'));
+    await settle();
+    expect(store.rowAt(0)?.patient?.name).toBe('Cached');
+    expect(store.source).toBe('cache');
+    expect(store.error).toBeNull();
+  });
 });

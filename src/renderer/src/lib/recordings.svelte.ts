@@ -162,7 +162,9 @@ export class RecordingsState {
     const current = () => generation === this.generation;
     const query = { ...this.query.filter, limit: PAGE_SIZE, offset: page * PAGE_SIZE };
     this.loading.add(page);
-    let answered = false; // the service's answer is in: a later cached one is older news
+    // The service's rows are in: a cached answer arriving later is older news. (A service that
+    // refused does not count: its error must not drop the cache's rows, whichever came first.)
+    let answered = false;
     try {
       // The cache and the service are asked at once: the cache paints first, the service's
       // answer replaces it (a cache still opening never holds the service's answer back).
@@ -185,8 +187,8 @@ export class RecordingsState {
       }
       const fresh = await this.ask(query, 'service', page);
       if (!current()) return;
-      answered = true;
       if (fresh.ok) {
+        answered = true;
         this.store(page, fresh.value, 'service');
         this.settled.add(page);
         return;
