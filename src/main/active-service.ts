@@ -1,12 +1,15 @@
-import type { ConnectionStatus, IpcError, ReadSource, Sourced } from '../shared/ipc';
+import {
+  isKeyRefusal,
+  type ConnectionStatus,
+  type IpcError,
+  type ReadSource,
+  type Sourced,
+} from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
 import type { Cache } from './cache';
 import type { DemoClinic } from './demo-clinic';
 import { readSourced, type SourcedRead } from './offline';
 import { translateServiceError, type ServiceClient } from './service-client';
-
-/** Answers that refuse the account's key itself: no call can succeed until a new key is added. */
-const KEY_REFUSED = new Set(['key_invalid', 'key_revoked', 'key_expired']);
 
 export interface ActiveServiceDeps {
   accounts: AccountService;
@@ -74,7 +77,7 @@ export class ActiveService {
       const translated = translateServiceError(error);
       if (translated && (translated.kind === 'offline' || translated.kind === 'timeout')) {
         this.setConnection('offline', translated);
-      } else if (translated && KEY_REFUSED.has(translated.kind)) {
+      } else if (translated && isKeyRefusal(translated)) {
         if (this.status.state !== 'refused' || this.status.lastError?.kind !== translated.kind)
           this.setConnection('refused', translated);
       } else if (translated && translated.kind !== 'cancelled' && this.status.state !== 'online') {

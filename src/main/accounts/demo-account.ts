@@ -1,13 +1,7 @@
-import type { AccountSummary } from '../../shared/ipc';
+import { isKeyRefusal, type AccountSummary } from '../../shared/ipc';
 import type { DemoClinic } from '../demo-clinic';
-import { isApiError } from '../api/errors';
 import { AppError } from '../errors';
 import type { AccountService } from './accounts';
-
-/** The service refused the key itself (revoked, expired, unknown). */
-const keyRefused = (error: unknown) =>
-  (isApiError(error) || error instanceof AppError) &&
-  ['key_revoked', 'key_expired', 'key_invalid'].includes(error.kind);
 
 /**
  * Starts the embedded demo clinic and adds (and activates) its account. The demo's key is a
@@ -22,7 +16,7 @@ export async function openDemoAccount(
   try {
     return await addDemo(accounts, baseUrl, apiKey);
   } catch (error) {
-    if (!keyRefused(error)) throw error;
+    if (!isKeyRefusal(error)) throw error;
     const renewed = await demo.renewKey();
     return addDemo(accounts, renewed.baseUrl, renewed.apiKey);
   }

@@ -1,5 +1,6 @@
 import type { ConversationList, Device, Identity } from '../../shared/api';
 import type { DiagnosticCheck, DiagnosticsReport } from '../../shared/ipc';
+import { isUnreachable } from '../offline';
 
 /** The three calls of the seed's procedure for an empty conversation list (§7). */
 export interface DiagnosticsClient {
@@ -16,8 +17,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * the connection status follows.
  */
 function rethrowUnreachable(error: unknown): void {
-  const kind = (error as { kind?: unknown } | null)?.kind;
-  if (kind === 'offline' || kind === 'timeout') throw error;
+  if (isUnreachable(error)) throw error;
 }
 
 function report(checks: DiagnosticCheck[]): DiagnosticsReport {

@@ -23,3 +23,14 @@ export const SHELL_RPC_PROTOCOL = 'earmark.rpc';
  * is valid there): a header only this server receives, where a cookie would go to every port.
  */
 export const SHELL_TOKEN_PROTOCOL_PREFIX = 'earmark-token.';
+
+/**
+ * The error kinds by which the service refuses an account's key itself: no call can succeed
+ * until a new key is added (the connection's `refused` state).
+ */
+export const KEY_REFUSAL_KINDS: readonly string[] = ['key_invalid', 'key_revoked', 'key_expired'];
+/** Whether an error (of any shape carrying a kind) is the service refusing the key itself. */
+export function isKeyRefusal(error: unknown): boolean {
+  const kind = (error as { kind?: unknown } | null | undefined)?.kind;
+  return typeof kind === 'string' && KEY_REFUSAL_KINDS.includes(kind);
+}

@@ -25,10 +25,6 @@ export function connectProblem({
   return null;
 }
 
-/** The service refused the key itself: only a new key helps. */
-export const isKeyRefusal = (error: IpcError | null): boolean =>
-  error !== null && ['key_revoked', 'key_expired', 'key_invalid'].includes(error.kind);
-
 /** The accounts the main process knows, kept current by its accounts.changed event. */
 class AccountsState {
   list = $state<AccountSummary[]>([]);
@@ -93,11 +89,6 @@ class AccountsState {
     if (connectionRefusal)
       return `The clinic service refused this account's key: ${connectionRefusal.message}`;
     return null;
-  }
-
-  /** A new key for the demo clinic (its own was revoked or expired): opening it makes one. */
-  async renewDemoKey(): Promise<IpcResult<AccountSummary>> {
-    return this.openDemo();
   }
 
   async checkKey(): Promise<IpcError | null> {

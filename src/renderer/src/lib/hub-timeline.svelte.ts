@@ -268,16 +268,15 @@ export class HubTimelineState {
   /** Confirms the live totals with the service's own preview of the selected range. */
   async confirmPreview(): Promise<void> {
     const range = this.range;
-    if (!range || !this.deviceId) return;
-    const key = this.key(this.deviceId, range.startMs, range.endMs);
+    const key = this.selectionKey();
+    if (!range || !this.deviceId || key === null) return;
     if (this.preview?.key === key) return;
     const result = await earmark.invoke('hub.preview', {
       deviceId: this.deviceId,
       startMs: range.startMs,
       endMs: range.endMs,
     });
-    if (!this.range || this.key(this.deviceId, this.range.startMs, this.range.endMs) !== key)
-      return;
+    if (this.selectionKey() !== key) return;
     if (result.ok) {
       this.preview = { key, value: result.value };
       this.previewError = null;
@@ -286,19 +285,22 @@ export class HubTimelineState {
     }
   }
 
-  /** Why the service did not confirm the current selection's totals; null while it may yet. */
-  previewErrorOfSelection(): IpcError | null {
-    if (!this.range || !this.deviceId || !this.previewError) return null;
-    return this.previewError.key === this.key(this.deviceId, this.range.startMs, this.range.endMs)
-      ? this.previewError.error
+  /** The device and range selected now, as the preview's key; null with nothing selected. */
+  private selectionKey(): string | null {
+    return this.range && this.deviceId
+      ? this.key(this.deviceId, this.range.startMs, this.range.endMs)
       : null;
   }
 
+  /** Why the service did not confirm the current selection's totals; null while it may yet. */
+  previewErrorOfSelection(): IpcError | null {
+    const key = this.selectionKey();
+    return key !== null && this.previewError?.key === key ? this.previewError.error : null;
+  }
+
   previewOfSelection(): Preview | null {
-    if (!this.range || !this.deviceId || !this.preview) return null;
-    return this.preview.key === this.key(this.deviceId, this.range.startMs, this.range.endMs)
-      ? this.preview.value
-      : null;
+    const key = this.selectionKey();
+    return key !== null && this.preview?.key === key ? this.preview.value : null;
   }
 
   /** POST create for the selection; the service's refusal is shown as it is. */
