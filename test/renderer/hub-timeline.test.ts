@@ -218,6 +218,31 @@ describe('the hub timeline store', () => {
     expect(fake.callsOf('hub.bands').length).toBeGreaterThan(bandsAsked);
   });
 
+  it('stops offering a consult the moment a conversation is created for it', async () => {
+    await store.loadDevices();
+    await settle();
+    fake.handle('hub.create', () => ({ success: true, conversation: { conversationId: 'new' } }));
+    fake.handle('conversations.get', () => sourced(conversation('new', 'ACTIVE')));
+    // The bands are read again after the create; until they answer, the new one is known here.
+    let answerBands: () => void = () => {};
+    fake.answer(
+      'hub.bands',
+      () =>
+        new Promise((resolve) => {
+          answerBands = () => resolve({ ok: true, value: sourced([band(600, 606)]) });
+        }),
+    );
+    store.select(at(700), at(705));
+    const creating = store.create();
+    await expect.poll(() => store.outcome?.state).toBe('created');
+    expect(store.suggestions.map((s) => s.covering?.conversationId ?? null)).toEqual([
+      'c-600',
+      'new',
+    ]);
+    answerBands();
+    await creating;
+  });
+
   it('keeps a band’s status current as main follows its conversation', async () => {
     await store.loadDevices();
     await settle();

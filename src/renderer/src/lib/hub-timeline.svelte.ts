@@ -331,7 +331,22 @@ export class HubTimelineState {
       this.outcome = { state: 'failed', error: conversation.error };
       return;
     }
-    this.outcome = { state: 'created', conversation: conversation.value.value, recordId: null };
+    const created = conversation.value.value;
+    // Its band at once, with the outcome: the consult it covers is no longer offered while the
+    // bands are read again (a quick second click would be refused as overlapping).
+    this.bands = [
+      ...this.bands,
+      {
+        startMs: range.startMs,
+        endMs: range.endMs,
+        conversationId,
+        status: created.status,
+        labelId: created.labelId ?? null,
+        createdHere: true,
+        source: 'created',
+      },
+    ];
+    this.outcome = { state: 'created', conversation: created, recordId: null };
     await this.loadBands();
   }
 
