@@ -142,4 +142,41 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
       launch.remove();
     }
   });
+
+  it('says when Earmark has stopped, and when a later run refuses this window’s token', async () => {
+    const port = await freePort();
+    const ownData = mkdtempSync(join(tmpdir(), 'earmark-e2e-'));
+    const first = await startShellProcess(['--data', ownData, '--port', String(port)]);
+    let second: ShellProcess | undefined;
+    const page = await browser.newPage();
+    try {
+      await page.goto(first.url);
+      await page.getByRole('heading', { name: 'Welcome to Earmark' }).waitFor();
+      await first.stop();
+      const stopped = page.getByRole('alert').filter({ hasText: 'Earmark has stopped' });
+      await stopped.waitFor();
+      // A later run on the same address makes a new token: this window's cannot open it.
+      second = await startShellProcess(['--data', ownData, '--port', String(port)]);
+      await page.getByText('opened by an earlier run of Earmark').waitFor({ timeout: 15_000 });
+      expect(await stopped.count()).toBe(0);
+      expect(await page.evaluate(() => localStorage.getItem('earmark.shell-token'))).toBeNull();
+      // The address the new run printed opens it.
+      await page.goto(second.url);
+      await page.getByRole('heading', { name: 'Welcome to Earmark' }).waitFor();
+    } finally {
+      await page.close();
+      await first.stop();
+      await second?.stop();
+      rmSync(ownData, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
+
+/** A port nothing listens on now (the OS's pick, released at once). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

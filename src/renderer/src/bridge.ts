@@ -4,12 +4,14 @@ import type {
   ChannelOutput,
   EarmarkApi,
   EventName,
+  IpcError,
   IpcEvents,
   IpcResult,
   WireMessage,
 } from '../../shared/ipc';
 import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../shared/ipc/constants';
-import { shellToken } from './shell-session';
+import { shellLink } from './lib/shell-link.svelte';
+import { forgetShellToken, shellToken } from './shell-session';
 
 declare global {
   interface Window {
@@ -19,27 +21,59 @@ declare global {
 
 const RECONNECT_MS = 1000;
 
+const OUTDATED: IpcError = {
+  kind: 'disconnected',
+  message:
+    'This window was opened by an earlier run of Earmark. Open Earmark from the address it printed.',
+};
+
+/** Whether Earmark answers and refuses this token (a later run made a new one). */
+async function tokenRefused(token: string): Promise<boolean> {
+  try {
+    const answer = await fetch(`/?token=${encodeURIComponent(token)}`, {
+      method: 'HEAD',
+      cache: 'no-store',
+    });
+    return answer.status === 401;
+  } catch {
+    return false; // Nothing answers: Earmark is not running.
+  }
+}
+
 /**
  * The browser shell's side of the contract: the same calls over a WebSocket to the page's own
  * origin, the shell's token offered as a subprotocol. Calls made while disconnected wait for
- * the connection; a dropped connection fails its pending calls and reconnects.
+ * the connection; a dropped connection fails its pending calls and reconnects. A connection
+ * that never opens is told apart (shellLink): Earmark stopped (keep trying) or a later run that
+ * refuses this token (stop, forget it, and say so — retrying could never succeed).
  */
 function createWebSocketBridge(token: string): EarmarkApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   const pending = new Map<number, (result: IpcResult<unknown>) => void>();
+  /** Calls waiting for the link: told whether it opened (false: outdated). */
+  let waiting: ((linked: boolean) => void)[] = [];
   let nextId = 1;
   let socket: WebSocket;
-  let open: Promise<void>;
+  shellLink.state = 'connecting';
+
+  const release = (linked: boolean) => {
+    for (const resume of waiting) resume(linked);
+    waiting = [];
+  };
 
   const connect = () => {
-    socket = new WebSocket(
+    const attempt = new WebSocket(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`,
       [SHELL_RPC_PROTOCOL, `${SHELL_TOKEN_PROTOCOL_PREFIX}${token}`],
     );
-    open = new Promise((resolve) =>
-      socket.addEventListener('open', () => resolve(), { once: true }),
-    );
-    socket.addEventListener('message', (message) => {
+    socket = attempt;
+    let opened = false;
+    attempt.addEventListener('open', () => {
+      opened = true;
+      shellLink.state = 'open';
+      release(true);
+    });
+    attempt.addEventListener('message', (message) => {
       const data = JSON.parse(String(message.data)) as WireMessage;
       if ('id' in data) {
         pending.get(data.id)?.(data.result);
@@ -48,7 +82,7 @@ function createWebSocketBridge(token: string): EarmarkApi {
         for (const listener of listeners.get(data.event) ?? []) listener(data.payload);
       }
     });
-    socket.addEventListener('close', () => {
+    attempt.addEventListener('close', () => {
       for (const resolve of pending.values()) {
         resolve({
           ok: false,
@@ -56,14 +90,34 @@ function createWebSocketBridge(token: string): EarmarkApi {
         });
       }
       pending.clear();
-      setTimeout(connect, RECONNECT_MS);
+      void reconnect(opened);
     });
+  };
+
+  const reconnect = async (wasOpen: boolean) => {
+    if (wasOpen) {
+      shellLink.state = 'connecting';
+      return connect();
+    }
+    if (await tokenRefused(token)) {
+      forgetShellToken();
+      shellLink.state = 'outdated';
+      return release(false);
+    }
+    shellLink.state = 'stopped';
+    setTimeout(connect, RECONNECT_MS);
   };
   connect();
 
+  const linked = (): Promise<boolean> => {
+    if (shellLink.state === 'outdated') return Promise.resolve(false);
+    if (socket.readyState === WebSocket.OPEN) return Promise.resolve(true);
+    return new Promise((resume) => waiting.push(resume));
+  };
+
   return {
     async invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>) {
-      await open;
+      if (!(await linked())) return { ok: false, error: OUTDATED };
       const id = nextId++;
       return new Promise<IpcResult<ChannelOutput<C>>>((resolve) => {
         pending.set(id, resolve as (result: IpcResult<unknown>) => void);

@@ -19,6 +19,11 @@ function takeShellToken(): string | null {
   return localStorage.getItem(STORAGE_KEY);
 }
 
+/** A later run refused the token: a reload must not offer it again. */
+export function forgetShellToken(): void {
+  localStorage.removeItem(STORAGE_KEY);
+}
+
 /** Electron's window has the preload's API and needs no token. */
 export const shellToken: string | null = window.earmark ? null : takeShellToken();
 
