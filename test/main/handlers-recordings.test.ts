@@ -436,14 +436,13 @@ describe('export', () => {
     ]);
     await expectWholeFiles(finished);
     const maple = finished.rows[0]!;
-    expect(readFileSync(join(folder.path, maple.transcriptFile!), 'utf8')).toBe(
+    expect(readFileSync(join(folder.path, maple.textFiles[0]!), 'utf8')).toBe(
       'Vet: Maple is due her booster.\n',
     );
+    // The summary names every file the export wrote.
     expect(readdirSync(folder.path).sort()).toEqual(
       [
-        maple.file!,
-        maple.transcriptFile!,
-        finished.rows[1]!.file!,
+        ...finished.rows.flatMap((row) => [row.file!, ...row.textFiles]),
         ...finished.manifestFiles,
       ].sort(),
     );

@@ -24,7 +24,7 @@ const row = (labelId: string, status: ExportRow['status']): ExportRow => ({
   file: status === 'exported' ? `${labelId}.wav` : null,
   bytes: null,
   sha256: null,
-  transcriptFile: null,
+  textFiles: [],
   error: status === 'failed' ? 'The service answered 500.' : null,
 });
 const summary = (exportId: string, rows: ExportRow[]): ExportSummary => ({

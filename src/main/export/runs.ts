@@ -71,7 +71,9 @@ const exportRow = (row: ManifestRow): ExportRow => ({
   file: row.file,
   bytes: row.bytes,
   sha256: row.sha256,
-  transcriptFile: row.transcriptFile,
+  textFiles: [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile].filter(
+    (name): name is string => typeof name === 'string',
+  ),
   error: row.error,
 });
 

@@ -32,7 +32,8 @@ export interface ExportRow {
   file: string | null;
   bytes: number | null;
   sha256: string | null;
-  transcriptFile: string | null;
+  /** The text files written beside the audio: transcript, subtitles, clinical note. */
+  textFiles: string[];
   error: string | null;
 }
 

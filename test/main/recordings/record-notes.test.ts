@@ -142,6 +142,12 @@ describe('an export with the notes', () => {
     ] as const) {
       expect(hub[hash]).toBe(fx.sha256(readFileSync(join(folder, String(hub[file])))));
     }
+    // The summary the dialog shows names them too.
+    expect(summary.rows.find((row) => row.labelId === ids.hub)!.textFiles).toEqual([
+      `${stem}.txt`,
+      `${stem}.vtt`,
+      `${stem}.soap.txt`,
+    ]);
     expect(read(hub.transcriptFile)).toMatch(/^\d\d:\d\d {2}Vet: How is Bella today\?\n/);
     expect(read(hub.clinicalNoteFile)).toBe(
       'Subjective\nVomiting since Tuesday.\n\nObjective\nT 39.1 °C.\n\nAssessment\nGastritis.\n\nPlan\nBland diet, recheck.\n',
