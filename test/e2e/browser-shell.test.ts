@@ -159,7 +159,7 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
       second = await startShellProcess(['--data', ownData, '--port', String(port)]);
       await page.getByText('opened by an earlier run of Earmark').waitFor({ timeout: 15_000 });
       expect(await stopped.count()).toBe(0);
-      expect(await page.evaluate(() => localStorage.getItem('earmark.shell-token'))).toBeNull();
+      expect(await page.evaluate("localStorage.getItem('earmark.shell-token')")).toBeNull();
       // The address the new run printed opens it.
       await page.goto(second.url);
       await page.getByRole('heading', { name: 'Welcome to Earmark' }).waitFor();

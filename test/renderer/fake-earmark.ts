@@ -52,6 +52,7 @@ export class FakeEarmark implements EarmarkApi {
 
   /** The channel answers this error (as main's router would) until handled again. */
   fail(channel: ChannelName, error: IpcError): this {
+    this.answers.delete(channel);
     this.failures.set(channel, error);
     return this;
   }

@@ -1,10 +1,4 @@
-import type {
-  AccountSummary,
-  ChannelInput,
-  DiagnosticsReport,
-  IpcError,
-  IpcResult,
-} from '../../../shared/ipc';
+import type { AccountSummary, ChannelInput, IpcError, IpcResult } from '../../../shared/ipc';
 import { earmark } from '../bridge';
 
 /** The key the contract takes is at least this long; real keys are far longer. */
@@ -78,7 +72,6 @@ class AccountsState {
     await earmark.invoke('accounts.remove', { accountId });
   }
 
-  /** Asks the service about the active key again (the list follows through accounts.changed). */
   /**
    * The service refused the active account's key (revoked, expired, not valid) or it is gone from
    * this computer: the account needs a new key, and says why. Null while the key is fine.
@@ -89,16 +82,6 @@ class AccountsState {
     if (connectionRefusal)
       return `The clinic service refused this account's key: ${connectionRefusal.message}`;
     return null;
-  }
-
-  async checkKey(): Promise<IpcError | null> {
-    const result = await earmark.invoke('identity.me', {});
-    return result.ok ? null : result.error;
-  }
-
-  /** Diagnoses the connection of the active account, step by step. */
-  async diagnose(): Promise<IpcResult<DiagnosticsReport>> {
-    return earmark.invoke('accounts.diagnose', {});
   }
 }
 
