@@ -243,6 +243,25 @@ describe('the hub timeline store', () => {
     await creating;
   });
 
+  it('draws a conversation just created once, when a read of the bands already holds it', async () => {
+    await store.loadDevices();
+    await settle();
+    const created = band(700, 706, { conversationId: 'new', createdHere: true, source: 'created' });
+    // Main keeps the range before it answers: a read made meanwhile finds the new conversation.
+    // The read after the create is held, to look at the bands the outcome came with.
+    fake.handle('hub.create', async () => {
+      fake.handle('hub.bands', () => sourced([band(600, 606), created]));
+      await store.loadBands();
+      fake.answer('hub.bands', () => new Promise(() => {}));
+      return { success: true, conversation: { conversationId: 'new' } };
+    });
+    fake.handle('conversations.get', () => sourced(conversation('new', 'ACTIVE')));
+    store.select(at(700), at(705));
+    void store.create();
+    await expect.poll(() => store.outcome?.state).toBe('created');
+    expect(store.bands.map((b) => b.conversationId)).toEqual(['c-600', 'new']);
+  });
+
   it('keeps a band’s status current as main follows its conversation', async () => {
     await store.loadDevices();
     await settle();

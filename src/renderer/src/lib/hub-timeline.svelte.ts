@@ -333,9 +333,10 @@ export class HubTimelineState {
     }
     const created = conversation.value.value;
     // Its band at once, with the outcome: the consult it covers is no longer offered while the
-    // bands are read again (a quick second click would be refused as overlapping).
+    // bands are read again (a quick second click would be refused as overlapping). A read that
+    // came back meanwhile may hold it already: it is there once.
     this.bands = [
-      ...this.bands,
+      ...this.bands.filter((band) => band.conversationId !== conversationId),
       {
         startMs: range.startMs,
         endMs: range.endMs,
