@@ -109,20 +109,25 @@ function createWebSocketBridge(token: string): EarmarkApi {
   };
   connect();
 
-  const linked = (): Promise<boolean> => {
-    if (shellLink.state === 'outdated') return Promise.resolve(false);
-    if (socket.readyState === WebSocket.OPEN) return Promise.resolve(true);
-    return new Promise((resume) => waiting.push(resume));
-  };
+  /** Whether the link opens (false: a later run refuses this token). */
+  const linked = (): Promise<boolean> =>
+    shellLink.state === 'outdated'
+      ? Promise.resolve(false)
+      : new Promise((resume) => waiting.push(resume));
 
   return {
-    async invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>) {
-      if (!(await linked())) return { ok: false, error: OUTDATED };
-      const id = nextId++;
-      return new Promise<IpcResult<ChannelOutput<C>>>((resolve) => {
-        pending.set(id, resolve as (result: IpcResult<unknown>) => void);
-        socket.send(JSON.stringify({ id, channel, input }));
-      });
+    invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>) {
+      const send = () => {
+        const id = nextId++;
+        return new Promise<IpcResult<ChannelOutput<C>>>((resolve) => {
+          pending.set(id, resolve as (result: IpcResult<unknown>) => void);
+          socket.send(JSON.stringify({ id, channel, input }));
+        });
+      };
+      // Sent at once when the link is up, so main works on it while this thread goes on (a
+      // screen asks before it builds its DOM).
+      if (socket.readyState === WebSocket.OPEN) return send();
+      return linked().then((ok) => (ok ? send() : { ok: false as const, error: OUTDATED }));
     },
     on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void) {
       const set = listeners.get(event) ?? new Set();
