@@ -100,6 +100,32 @@ describe.skipIf(problem !== undefined).each([
     await grid().locator('[role="row"][aria-rowindex="2"]').getByRole('checkbox').waitFor();
   });
 
+  it('comes back to where the list was, and starts a new filter at the top', async () => {
+    const scrolled = () =>
+      grid()
+        .locator('.scroller')
+        .evaluate((element) => element.scrollTop);
+    await grid().focus();
+    await page.keyboard.press('End');
+    await expect.poll(scrolled, WAIT).toBeGreaterThan(1000);
+    const at = await scrolled();
+    await page.getByRole('link', { name: 'Follow-ups' }).click();
+    await grid().waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Recordings' }).click();
+    await expect.poll(scrolled, WAIT).toBe(at);
+
+    await typeFilter().click();
+    await page.getByRole('checkbox', { name: /^Phone call/ }).check();
+    await page.keyboard.press('Escape');
+    await expect.poll(scrolled, WAIT).toBe(0);
+    await typeFilter().click();
+    await page.getByRole('button', { name: 'Show every type' }).click();
+    // The button is disabled then: focus stays in the list of types, and Escape closes it.
+    await page.keyboard.press('Escape');
+    await page.getByRole('checkbox', { name: /^Phone call/ }).waitFor({ state: 'hidden' });
+    await listShows((await serviceLabels('limit=1')).total);
+  });
+
   it('filters by record type', async () => {
     const { total } = await serviceLabels('types=PhoneCallAudio&limit=1');
     await expect(typeFilter().getAttribute('aria-label')).resolves.toBe('Type: All types');
