@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Note } from '../shared/api';
 import { fileURLToPath } from 'node:url';
 import { ClipBank } from './audio/clip-bank';
 import { openServiceDatabase, type ServiceDatabase } from './db/database';
@@ -25,6 +26,8 @@ import { authRoutes } from './routes/auth';
 import { conversationRoutes } from './routes/conversations';
 import { deviceRoutes } from './routes/devices';
 import { labelRoutes } from './routes/labels';
+import { sandboxRoutes } from './routes/sandbox';
+import { regenerateNote } from './sandbox/regenerate';
 import { taskRoutes } from './routes/tasks';
 import { webhookRoutes } from './routes/webhooks';
 import { TaskService } from './tasks/task-service';
@@ -84,6 +87,12 @@ export interface ClinicService extends ServiceContext {
    * records); tests and sandbox tools call this.
    */
   deleteLabel(labelId: string): void;
+  /**
+   * Appends a new version of a record's note (a revision of the current one without `content`)
+   * and logs label_updated: the regeneration the real service does, for the demo and the tests
+   * (also `POST /sandbox/labels/{id}/notes` in the seed dialect).
+   */
+  regenerateNote(labelId: string, type: string, content?: string): Note;
   close(): Promise<void>;
 }
 
@@ -209,6 +218,8 @@ export function createService(options: ServiceOptions): ClinicService {
         taskRoutes,
         apiKeyRoutes,
         webhookRoutes,
+        // The sandbox's controls are not the seed's API; the field dialect has none.
+        ...(options.dialect === 'field' ? [] : [sandboxRoutes]),
       ])
         routes(api, context);
     },
@@ -230,6 +241,7 @@ export function createService(options: ServiceOptions): ClinicService {
         events.append(organizationId, 'label_deleted', { labelId });
       })();
     },
+    regenerateNote: (labelId, type, content) => regenerateNote(context, labelId, type, content),
     async close() {
       context.conversations.stop();
       await dispatcher.stop(); // before the database closes: abandoned attempts go back in the queue

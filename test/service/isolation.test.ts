@@ -86,6 +86,10 @@ const cases: Record<string, Case> = {
     body: () => ({ patientId: 'x' }),
   },
   'GET /api/labels/:labelId/audio': { path: () => `/labels/${other.labelId}/audio` },
+  'POST /api/sandbox/labels/:labelId/notes': {
+    path: () => `/sandbox/labels/${other.labelId}/notes`,
+    body: () => ({ type: 'Transcript', content: 'not yours' }),
+  },
   'GET /api/hub/conversations': { path: () => `/hub/conversations?organizationId=${other.orgId}` },
   'GET /api/hub/conversations/timeline/:deviceId': {
     path: () => `/hub/conversations/timeline/${other.deviceId}?startMs=0&endMs=60000`,

@@ -14,10 +14,10 @@ import { requireOrganization, type Principal } from '../http/auth';
 import type { RouteModule, ServiceContext } from '../http/context';
 import { notFound, ProblemError } from '../http/problems';
 
-const LabelParams = Type.Object({ labelId: Uuid });
+export const LabelParams = Type.Object({ labelId: Uuid });
 
 /** A label the caller may see: 404 when there is none, 403 when it belongs to another organization. */
-function visibleLabel({ labels }: ServiceContext, principal: Principal, labelId: string) {
+export function visibleLabel({ labels }: ServiceContext, principal: Principal, labelId: string) {
   const organizationId = labels.organizationOf(labelId);
   if (organizationId === undefined) throw notFound(`No label ${labelId}.`);
   requireOrganization(principal, organizationId);

@@ -9,3 +9,4 @@ export * from './events';
 export * from './tasks';
 export * from './api-keys';
 export * from './webhooks';
+export * from './sandbox';
