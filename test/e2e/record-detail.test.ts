@@ -5,10 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LabelStore } from '../../src/service/db/label-store';
-import { openServiceDatabase } from '../../src/service/db/database';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
-import type { Label } from '../../src/shared/api';
+import { sandboxNotesPath, type Label } from '../../src/shared/api';
 import type { Sourced, SyncStatus } from '../../src/shared/ipc';
 import { transcriptVersions } from '../../src/shared/transcript';
 import type { Launched } from '../service/child-process';
@@ -67,7 +65,9 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
   const hasAudio = async (labelId: string) =>
     (await serviceFetch(`/labels/${labelId}/audio`, { range: 'bytes=0-0' })).status === 206;
 
+  /** A fresh load of the record's screen: nothing an earlier test opened on it carries over. */
   const open = async (labelId: string) => {
+    await page.goto('about:blank');
     await page.goto(`${new URL(shell.url).origin}/#record/${labelId}`);
     await page.getByRole('heading', { name: 'About this recording' }).waitFor({ timeout: 30_000 });
   };
@@ -183,20 +183,16 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
     expect(label).toBeDefined();
     const payload =
       'Speaker 1: <img src=x onerror="window.__xss = 1"><script>window.__xss = 2</script> & <b>bold</b>';
-    // The reference service has no route to write notes: add one through its store, as a
-    // regeneration would (the newest version, so it is the current transcript).
-    const db = openServiceDatabase(app.serviceDir);
-    try {
-      const at = Date.now() + 60_000;
-      new LabelStore(db).addNote(label!.id, {
-        type: 'Transcript',
-        content: payload,
-        createdMs: at,
-        timeMs: at,
-      });
-    } finally {
-      db.close();
-    }
+    // A regeneration through the sandbox control: the newest version, so the current transcript.
+    const regenerated = await fetch(`${app.baseUrl}${sandboxNotesPath(label!.id)}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${credentials.primary.apiKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ type: 'Transcript', content: payload }),
+    });
+    expect(regenerated.status).toBe(200);
     let dialogs = 0;
     page.on('dialog', (dialog) => {
       dialogs++;
