@@ -13,7 +13,7 @@ import { menuTemplate } from './menu';
 import { APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './protocol';
 import { hardenWebContents, restrictPermissions } from './security';
 import { sqliteBinding } from './sqlite-binding';
-import { systemCertificateTrust } from './system-ca';
+import { systemCertificateTrust, type CertificateTrust } from './system-ca';
 import { loadWindowState, saveWindowState, windowOptions } from './window';
 
 /** The parts of Electron's main-process API the shell uses. */
@@ -59,14 +59,25 @@ export async function startElectronShell(
   if (!claimSingleInstance(app, () => window)) return;
   if (options.platform === 'win32') app.setAppUserModelId(APP_ID);
 
+  // Read once, for the first service reached over HTTPS: the store may take a while to read
+  // (and parsing the authorities some 30 ms), which the demo clinic (plain HTTP on loopback)
+  // never needs.
+  let trust: CertificateTrust | undefined;
+  const systemTrust = (baseUrl: string) => {
+    if (!/^https:/i.test(baseUrl)) return {};
+    if (!trust) {
+      trust = systemCertificateTrust();
+      if (!trust.ok) log(trust.reason);
+    }
+    return trust.ok ? { secureContext: trust.secureContext } : {};
+  };
+
   let core: Core | undefined;
   try {
     await app.whenReady();
     const dataDir = app.getPath('userData');
     const stateFile = join(dataDir, 'window-state.json');
     const openExternal = (url: string) => shell.openExternal(url);
-    const trust = systemCertificateTrust();
-    if (!trust.ok) log(trust.reason);
     const opened = createCore({
       dataDir,
       shell: 'electron',
@@ -80,10 +91,7 @@ export async function startElectronShell(
         isPackaged: app.isPackaged,
         resourcesPath: process.resourcesPath,
       }),
-      ...(trust.ok && {
-        connect: (baseUrl: string, apiKey: string) =>
-          connectService(baseUrl, apiKey, { secureContext: trust.secureContext }),
-      }),
+      connect: (baseUrl, apiKey) => connectService(baseUrl, apiKey, systemTrust(baseUrl)),
     });
     core = opened;
     const unregister = registerIpc(ipcMain, opened, () => BrowserWindow.getAllWindows());
