@@ -4,9 +4,12 @@
 import type { Configuration } from 'electron-builder';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { APP_ID } from './src/main/electron/app-id';
 
 const config: Configuration = {
-  appId: 'app.earmark.desktop',
+  // The running app carries the same id on Windows (notifications need it: app-id.ts).
+  appId: APP_ID,
+  // package.json's productName too: Electron names the app, and its data folder, from there.
   productName: 'Earmark',
   // The deb needs a homepage and a maintainer, the installers show the publisher. Placeholders
   // (the reserved .invalid domain) until Earmark has a public home: replace before shipping.
@@ -59,7 +62,14 @@ const config: Configuration = {
   // Not published anywhere: the packages stay in dist/.
   publish: null,
   linux: {
-    target: ['AppImage', 'deb'],
+    // The deb is the Linux package of record: it installs Earmark in /opt/Earmark, where
+    // electron-builder's after-install script loads an AppArmor profile that lets
+    // /opt/Earmark/earmark create the user namespaces Chromium's sandbox needs (Ubuntu 24.04
+    // denies them to unconfined programs), and makes chrome-sandbox setuid only on a kernel
+    // without them. The AppImage runs from wherever it is saved, which no profile can name in
+    // advance: it needs unprivileged user namespaces, or a profile its user adds
+    // (docs/packaging.md). The sandbox is never turned off (no --no-sandbox anywhere).
+    target: ['deb', 'AppImage'],
     category: 'Office',
     executableName: 'earmark',
     synopsis: 'Review clinic hub audio, turn it into records, follow up on visits',

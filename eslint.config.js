@@ -123,6 +123,30 @@ export default tseslint.config(
     ),
   },
   {
+    // A sandboxed preload can require only electron, events, timers and url: it takes values
+    // from the contract's schema-free modules only, which are bundled into it (TypeBox is not).
+    files: ['src/preload/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/shared/(api|ipc)(/(?!constants$|events$)[^/]+)?$',
+              allowTypeImports: true,
+              message:
+                'Types only from the contract in the preload; values come from shared/ipc/constants and shared/ipc/events.',
+            },
+            {
+              group: ['@sinclair/typebox', '@sinclair/typebox/*'],
+              message: 'A sandboxed preload cannot require TypeBox.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

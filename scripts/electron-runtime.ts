@@ -6,12 +6,22 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const electronPackage = fileURLToPath(new URL('../node_modules/electron/', import.meta.url));
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const electronPackage = join(projectRoot, 'node_modules', 'electron');
 
 /** The Electron the app is built against: the version of node_modules/electron. */
 export const ELECTRON_VERSION = (
   JSON.parse(readFileSync(join(electronPackage, 'package.json'), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * Electron's command line for this project's app (`npm start`, the real-Electron tests): the app
+ * folder itself, `electron .`, as a packaged app is loaded. Electron then takes package.json's
+ * productName, version and main, app.getAppPath() is the folder holding resources/, and the
+ * data goes to ~/.config/Earmark. (Given out/main/index.js instead, Electron runs the script from
+ * out/main, named "Electron", with Electron's version and data folder.)
+ */
+export const appLaunchArgs = (args: readonly string[]): string[] => [projectRoot, ...args];
 
 /** The operating systems Earmark is packaged for, as Node and Electron's release files name them. */
 export type ElectronPlatform = 'linux' | 'win32' | 'darwin';

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appLaunchArgs } from './electron-runtime';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -84,7 +85,7 @@ if ('path' in runtime) {
       'Could not build better-sqlite3 for Electron; the demo clinic will not open.\n',
     );
   const env = { ...process.env, ...(binding ? { EARMARK_SQLITE_BINDING: binding } : {}) };
-  spawn(runtime.path, [join(root, 'out', 'main', 'index.js'), ...args], {
+  spawn(runtime.path, appLaunchArgs(args), {
     cwd: root,
     stdio: 'inherit',
     env,

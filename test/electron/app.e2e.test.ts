@@ -1,16 +1,16 @@
 // The real Electron app on the demo clinic, driven by Playwright's _electron: the main flows (the
 // demo clinic opens on the hub timeline, a recording plays, settings). It runs the built app (out/)
-// on the installed runtime, as `npm start` does; a packaged build cannot be driven this way, since
+// on the installed runtime, launched as `npm start` launches it (the app folder); a packaged build cannot be driven this way, since
 // its fuses refuse the inspector Playwright attaches with. Where the runtime, better-sqlite3's
 // Electron build or a display is missing, it reports itself skipped, with the reason.
 import { announceSkip } from '../support/skip';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ELECTRON_VERSION, unpackedRuntime } from '../../scripts/electron-runtime';
+import { ELECTRON_VERSION, appLaunchArgs, unpackedRuntime } from '../../scripts/electron-runtime';
 import type { Label } from '../../src/shared/api';
 import { demoService } from '../e2e/demo-service';
 
@@ -44,12 +44,9 @@ describe.skipIf(problem !== undefined)('the Electron app on the demo clinic', ()
     dataDir = mkdtempSync(join(tmpdir(), 'earmark-electron-e2e-'));
     app = await _electron.launch({
       executablePath: runtime.ok ? runtime.executable : undefined,
+      // The app folder, as `npm start` launches it (package.json names the app and its main).
       // Chromium will not start its sandbox as root (containers, CI).
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        join(root, 'out', 'main', 'index.js'),
-        '--demo',
-      ],
+      args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...appLaunchArgs(['--demo'])],
       env: { ...process.env, EARMARK_DATA_DIR: dataDir, EARMARK_SQLITE_BINDING: sqliteBinding },
     });
     window = await app.firstWindow();
@@ -58,6 +55,23 @@ describe.skipIf(problem !== undefined)('the Electron app on the demo clinic', ()
   afterAll(async () => {
     await app?.close();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("is the app folder's app: package.json's name and version, resources/ beside it", async () => {
+    const running = await app.evaluate(({ app: electronApp }) => ({
+      name: electronApp.getName(),
+      version: electronApp.getVersion(),
+      appPath: electronApp.getAppPath(),
+    }));
+    const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      productName: string;
+      version: string;
+    };
+    expect(running).toEqual({
+      name: packageJson.productName,
+      version: packageJson.version,
+      appPath: root.replace(/\/$/, ''),
+    });
   });
 
   it('opens from earmark:// with its CSP, the bridge, and no Node in the page', async () => {

@@ -22,7 +22,7 @@ const electron = vi.hoisted(() => {
 vi.mock('electron', () => ({ ipcMain: electron.ipcMain }));
 
 const { createAppProtocolHandler, APP_ORIGIN } = await import('../../src/main/electron/protocol');
-const { hardenWebContents, denyPermissions, isAppUrl } =
+const { hardenWebContents, restrictPermissions, isAppUrl } =
   await import('../../src/main/electron/security');
 const { registerIpc, isTrustedSender } = await import('../../src/main/electron/ipc');
 const { windowOptions, loadWindowState, saveWindowState, MIN_SIZE } =
@@ -164,36 +164,64 @@ describe('navigation and permissions', () => {
     expect(isAppUrl('earmark://app.evil/x')).toBe(false);
   });
 
-  it('denies every permission request but clipboard writes from the app', async () => {
-    let request:
-      | ((
-          contents: unknown,
-          permission: string,
-          callback: (granted: boolean) => void,
-          details?: { requestingUrl: string },
-        ) => void)
-      | undefined;
-    let check: ((contents?: unknown, permission?: string, origin?: string) => boolean) | undefined;
-    denyPermissions({
-      setPermissionRequestHandler: (h: typeof request) => (request = h),
-      setPermissionCheckHandler: (h: typeof check) => (check = h),
+  function permissionHandlers() {
+    type Request = (
+      contents: unknown,
+      permission: string,
+      callback: (granted: boolean) => void,
+      details: { requestingUrl: string; isMainFrame: boolean },
+    ) => void;
+    type Check = (
+      contents: unknown,
+      permission: string,
+      origin: string,
+      details: { isMainFrame: boolean },
+    ) => boolean;
+    let request: Request | undefined;
+    let check: Check | undefined;
+    restrictPermissions({
+      setPermissionRequestHandler: (h: Request) => (request = h),
+      setPermissionCheckHandler: (h: Check) => (check = h),
     } as never);
-    const answers: boolean[] = [];
-    const app = { requestingUrl: `${APP_ORIGIN}/index.html` };
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read'])
-      request!(null, permission, (granted) => answers.push(granted), app);
-    expect(answers).toEqual([false, false, false, false]);
-    expect(check!()).toBe(false);
-    expect(check!(null, 'clipboard-read', APP_ORIGIN)).toBe(false);
+    return {
+      request: (permission: string, requestingUrl: string, isMainFrame = true) =>
+        new Promise<boolean>((resolve) =>
+          request!(null, permission, resolve, { requestingUrl, isMainFrame }),
+        ),
+      check: (permission: string, origin: string, isMainFrame = true) =>
+        check!(null, permission, origin, { isMainFrame }),
+    };
+  }
+  const page = `${APP_ORIGIN}/index.html`;
 
-    const write = (url: string) =>
-      new Promise<boolean>((resolve) =>
-        request!(null, 'clipboard-sanitized-write', resolve, { requestingUrl: url }),
-      );
-    expect(await write(app.requestingUrl)).toBe(true);
-    expect(await write('https://evil.example/')).toBe(false);
-    expect(check!(null, 'clipboard-sanitized-write', APP_ORIGIN)).toBe(true);
-    expect(check!(null, 'clipboard-sanitized-write', 'https://evil.example')).toBe(false);
+  it("grants notifications and clipboard writes to the app's top frame, and to nothing else", async () => {
+    const { request, check } = permissionHandlers();
+    for (const permission of ['notifications', 'clipboard-sanitized-write']) {
+      expect(await request(permission, page)).toBe(true);
+      expect(check(permission, APP_ORIGIN)).toBe(true);
+      // A frame inside the app's page, or another origin, gets neither.
+      expect(await request(permission, page, false)).toBe(false);
+      expect(check(permission, APP_ORIGIN, false)).toBe(false);
+      expect(await request(permission, 'https://evil.example/')).toBe(false);
+      expect(check(permission, 'https://evil.example')).toBe(false);
+      expect(check(permission, 'earmark://app.evil')).toBe(false);
+    }
+  });
+
+  it('denies every other permission, even to the app', async () => {
+    const { request, check } = permissionHandlers();
+    for (const permission of [
+      'media',
+      'geolocation',
+      'clipboard-read',
+      'display-capture',
+      'openExternal',
+      'fullscreen',
+      'unknown',
+    ]) {
+      expect(await request(permission, page)).toBe(false);
+      expect(check(permission, APP_ORIGIN)).toBe(false);
+    }
   });
 });
 

@@ -1,11 +1,14 @@
-// electron-builder packs the app with electron-builder.config.ts, for real, into an unpacked app
-// folder (its "dir" target): what lands in app.asar, what beside it, and the fuses it flips.
+// electron-builder packs the app with electron-builder.config.ts, for real, as its deb target
+// does: the unpacked app folder (what lands in app.asar, what beside it, the fuses it flips) and
+// what it hands fpm for the deb (the install scripts, the AppArmor profile, where the app goes).
 // Electron's runtime cannot be downloaded here, so where none is installed the build gets a
-// stand-in: a file carrying Electron's fuse wire at Electron's defaults, which is all electron-builder
-// reads or writes of the executable on Linux. Two things differ from `npm run dist`, on purpose:
-// no installers (their tools are downloaded from GitHub) and no native rebuild (it compiles
-// better-sqlite3 for Electron against downloaded headers, and rewrites node_modules under the
-// other tests' feet), so the addon packed here is Node's build, in the place Electron's goes.
+// stand-in: a file carrying Electron's fuse wire at Electron's defaults, which is all
+// electron-builder reads or writes of the executable on Linux, beside Electron's chrome-sandbox.
+// fpm, which electron-builder downloads from GitHub, is a stand-in too (CUSTOM_FPM_PATH): it
+// records what it was given. Otherwise it differs from `npm run dist` in the native rebuild,
+// left out on purpose (it compiles better-sqlite3 for Electron against downloaded headers, and
+// rewrites node_modules under the other tests' feet), so the addon packed here is Node's build,
+// in the place Electron's goes.
 import { announceSkip } from '../support/skip';
 import {
   chmodSync,
@@ -46,7 +49,37 @@ function standInRuntime(folder: string): string {
   ]);
   writeFileSync(join(folder, 'electron'), wire);
   chmodSync(join(folder, 'electron'), 0o755);
+  writeFileSync(join(folder, 'chrome-sandbox'), '');
   return folder;
+}
+
+/** What electron-builder handed fpm: its arguments, and the scripts they name, read at the time. */
+interface FpmCall {
+  args: string[];
+  afterInstall: string;
+  afterRemove: string;
+}
+
+/** An fpm that records its call into `record` and makes an empty package where it was asked to. */
+function standInFpm(folder: string, record: string): string {
+  mkdirSync(folder, { recursive: true });
+  const script = join(folder, 'fpm');
+  writeFileSync(
+    script,
+    `#!${process.execPath}
+const { readFileSync, writeFileSync } = require('node:fs');
+const args = process.argv.slice(2);
+const after = (flag) => args[args.indexOf(flag) + 1];
+writeFileSync(${JSON.stringify(record)}, JSON.stringify({
+  args,
+  afterInstall: readFileSync(after('--after-install'), 'utf8'),
+  afterRemove: readFileSync(after('--after-remove'), 'utf8'),
+}));
+writeFileSync(after('--package'), '');
+`,
+  );
+  chmodSync(script, 0o755);
+  return script;
 }
 
 const problem = announceSkip(
@@ -62,10 +95,14 @@ describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
   let work: string;
   let appDir: string;
   let packed: string[];
+  let fpm: FpmCall;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'earmark-pack-'));
     const installed = unpackedRuntime();
+    const record = join(work, 'fpm-call.json');
+    const savedFpm = process.env.CUSTOM_FPM_PATH;
+    process.env.CUSTOM_FPM_PATH = standInFpm(join(work, 'fpm'), record);
     const { build, Platform, Arch } = await import('electron-builder');
     await build({
       projectDir: root,
@@ -76,8 +113,12 @@ describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
         electronDist: installed.ok ? installed.folder : standInRuntime(join(work, 'electron')),
         directories: { ...config.directories, output: join(work, 'dist') },
       },
-      targets: Platform.LINUX.createTarget('dir', Arch.x64),
+      targets: Platform.LINUX.createTarget('deb', Arch.x64),
+    }).finally(() => {
+      if (savedFpm === undefined) delete process.env.CUSTOM_FPM_PATH;
+      else process.env.CUSTOM_FPM_PATH = savedFpm;
     });
+    fpm = JSON.parse(readFileSync(record, 'utf8')) as FpmCall;
     appDir = join(work, 'dist', 'linux-unpacked');
     packed = listPackage(join(appDir, 'resources', 'app.asar'), { isPack: false }).map((p) =>
       p.replaceAll('\\', '/'),
@@ -143,5 +184,33 @@ describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
     expect(expected.map(([index]) => String.fromCharCode(wire[index]!))).toEqual(
       expected.map(([, on]) => (on ? '1' : '0')),
     );
+  });
+
+  it('installs the deb in /opt/Earmark with the AppArmor profile that lets its sandbox start', () => {
+    // The app folder becomes /opt/Earmark, the executable /opt/Earmark/earmark.
+    const executable = config.linux!.executableName!;
+    expect(fpm.args).toContain(`${appDir}/=/opt/Earmark`);
+    expect(existsSync(join(appDir, executable))).toBe(true);
+    expect(existsSync(join(appDir, 'chrome-sandbox'))).toBe(true);
+    expect(fpm.args.slice(fpm.args.indexOf('-t'), fpm.args.indexOf('-t') + 2)).toEqual([
+      '-t',
+      'deb',
+    ]);
+    // The profile, shipped in the app's resources, names that executable and grants it userns.
+    const profile = readFileSync(join(appDir, 'resources', 'apparmor-profile'), 'utf8');
+    expect(profile).toContain(
+      `profile "${executable}" "/opt/Earmark/${executable}" flags=(unconfined) {`,
+    );
+    expect(profile).toMatch(/^\s*userns,$/m);
+    // After installing, the profile is put in place and loaded; chrome-sandbox is made setuid
+    // only where the kernel has no user namespaces at all.
+    expect(fpm.afterInstall).toContain(
+      "APPARMOR_PROFILE_SOURCE='/opt/Earmark/resources/apparmor-profile'",
+    );
+    expect(fpm.afterInstall).toContain(`APPARMOR_PROFILE_TARGET='/etc/apparmor.d/${executable}'`);
+    expect(fpm.afterInstall).toContain('apparmor_parser --replace');
+    expect(fpm.afterInstall).toContain("chmod 4755 '/opt/Earmark/chrome-sandbox'");
+    expect(fpm.afterRemove).toContain(`APPARMOR_PROFILE_DEST='/etc/apparmor.d/${executable}'`);
+    expect(`${fpm.afterInstall}${fpm.afterRemove}${profile}`).not.toContain('no-sandbox');
   });
 });

@@ -9,6 +9,7 @@ import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/confi
 import { DebugLogger } from 'builder-util';
 import type { Configuration } from 'electron-builder';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { APP_ID } from '../../src/main/electron/app-id';
 import { SQLITE_ADDON, sqliteBinding } from '../../src/main/electron/sqlite-binding';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,12 +45,18 @@ beforeAll(async () => {
 describe("electron-builder's configuration", () => {
   it('is what electron-builder loads from the file and accepts', async () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
-    expect(config.appId).toBe('app.earmark.desktop');
+    // The id the running app gives itself on Windows, and the name Electron reads from package.json.
+    expect(config.appId).toBe(APP_ID);
+    expect(APP_ID).toBe('app.earmark.desktop');
+    const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      productName?: string;
+    };
     expect(config.productName).toBe('Earmark');
+    expect(packageJson.productName).toBe(config.productName);
   });
 
-  it('builds an AppImage and a deb on Linux, an NSIS installer on Windows, a dmg on macOS', () => {
-    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
+  it('builds the deb (the Linux package of record) and an AppImage, an NSIS installer on Windows, a dmg on macOS', () => {
+    expect(config.linux?.target).toEqual(['deb', 'AppImage']);
     expect(config.win?.target).toEqual(['nsis']);
     expect(config.mac?.target).toEqual(['dmg']);
   });
@@ -109,6 +116,29 @@ describe("electron-builder's configuration", () => {
     const { resetAdHocDarwinSignature, ...fuses } = config.electronFuses!;
     expect(resetAdHocDarwinSignature).toBe(true);
     expect(documented).toEqual(fuses);
+  });
+
+  it("keeps Chromium's sandbox in the deb: electron-builder's AppArmor profile and chrome-sandbox set-up", () => {
+    // No script or profile of ours replaces electron-builder's, and nothing turns the sandbox off.
+    expect(config.deb?.afterInstall).toBeUndefined();
+    expect(config.deb?.afterRemove).toBeUndefined();
+    expect(config.deb?.appArmorProfile).toBeUndefined();
+    expect(JSON.stringify(config)).not.toContain('no-sandbox');
+    // electron-builder's own: the profile lets the installed executable create user namespaces
+    // (Ubuntu 24.04 denies them to unconfined programs), the script loads it, and makes
+    // chrome-sandbox setuid only where the kernel has no user namespaces.
+    const templates = join(root, 'node_modules', 'app-builder-lib', 'templates', 'linux');
+    const profile = readFileSync(join(templates, 'apparmor-profile.tpl'), 'utf8');
+    expect(profile).toContain(
+      'profile "${executable}" "/opt/${sanitizedProductName}/${executable}" flags=(unconfined) {',
+    );
+    expect(profile).toMatch(/^\s*userns,$/m);
+    const afterInstall = readFileSync(join(templates, 'after-install.tpl'), 'utf8');
+    expect(afterInstall).toContain("APPARMOR_PROFILE_TARGET='/etc/apparmor.d/${executable}'");
+    expect(afterInstall).toContain("chmod 4755 '/opt/${sanitizedProductName}/chrome-sandbox'");
+    expect(readFileSync(join(templates, 'after-remove.tpl'), 'utf8')).toContain(
+      'apparmor_parser --remove',
+    );
   });
 
   it('writes the packages into a gitignored folder', () => {

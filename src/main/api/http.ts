@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { SecureContext } from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { ApiError, kindOfErrorResponse, type ApiErrorKind } from './errors';
@@ -54,6 +55,11 @@ export interface HttpTuning extends Partial<RetryPolicy> {
   timeoutMs?: number;
   /** Keep-alive connections to the service. */
   connections?: number;
+  /**
+   * The TLS context of its connections, for the certificate authorities they trust: the
+   * Electron shell's trusts the system's store too (src/main/electron/system-ca.ts).
+   */
+  secureContext?: SecureContext;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -200,7 +206,10 @@ export function createHttpClient(options: HttpOptions): HttpClient {
   const pause = sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   const root = new URL(baseUrl);
   const basePath = root.pathname.replace(/\/+$/, '');
-  const pool = new Pool(root.origin, { connections: tuning.connections });
+  const pool = new Pool(root.origin, {
+    connections: tuning.connections,
+    ...(tuning.secureContext && { connect: { secureContext: tuning.secureContext } }),
+  });
 
   // Whatever a server or the network says goes into errors and logs: keep the key out of it.
   const redact = (text: string | undefined) =>

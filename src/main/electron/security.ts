@@ -34,20 +34,29 @@ export function hardenWebContents(
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
-/** The one permission the app's own page gets: writing text to the clipboard (Copy buttons). */
-const CLIPBOARD_WRITE = 'clipboard-sanitized-write';
+/**
+ * What the app's own page may do, and nothing else may: write text to the clipboard (Copy
+ * buttons: navigator.clipboard.writeText checks, then requests, and rejects without it) and show
+ * notifications (the Notification API, which checks and requests the same way).
+ */
+const APP_PERMISSIONS: ReadonlySet<string> = new Set([
+  'clipboard-sanitized-write',
+  'notifications',
+]);
+
+/** Whether a frame may have `permission`: one of the app's, asked by the app's top frame. */
+const granted = (permission: string, url: string | undefined, isMainFrame: boolean | undefined) =>
+  APP_PERMISSIONS.has(permission) && isMainFrame === true && isAppUrl(url ?? '');
 
 /**
- * Denies every permission request (camera, microphone, notifications, geolocation, clipboard
- * reading, …), except clipboard writes from the app's own page: navigator.clipboard.writeText
- * asks for it (check, then request) and rejects without it.
+ * Denies every permission (camera, microphone, geolocation, clipboard reading, …) to every frame,
+ * except the app's permissions to the app's own top frame: never to a subframe or another origin.
  */
-export function denyPermissions(session: Session): void {
+export function restrictPermissions(session: Session): void {
   session.setPermissionRequestHandler((_contents, permission, callback, details) =>
-    callback(permission === CLIPBOARD_WRITE && isAppUrl(details?.requestingUrl ?? '')),
+    callback(granted(permission, details?.requestingUrl, details?.isMainFrame)),
   );
-  session.setPermissionCheckHandler(
-    (_contents, permission, requestingOrigin) =>
-      permission === CLIPBOARD_WRITE && isAppUrl(requestingOrigin ?? ''),
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    granted(permission, requestingOrigin, details?.isMainFrame),
   );
 }
