@@ -1,12 +1,7 @@
-import {
-  isKeyRefusal,
-  type ConnectionStatus,
-  type IpcError,
-  type ReadSource,
-  type Sourced,
-} from '../shared/ipc';
+import type { ConnectionStatus, IpcError, ReadSource, Sourced } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
 import type { Cache } from './cache';
+import { classify } from './api/failures';
 import type { DemoClinic } from './demo-clinic';
 import { readSourced, type SourcedRead } from './offline';
 import { translateServiceError, type ServiceClient } from './service-client';
@@ -75,12 +70,13 @@ export class ActiveService {
       return result;
     } catch (error) {
       const translated = translateServiceError(error);
-      if (translated && (translated.kind === 'offline' || translated.kind === 'timeout')) {
+      const failure = classify(error);
+      if (translated && failure === 'unreachable') {
         this.setConnection('offline', translated);
-      } else if (translated && isKeyRefusal(translated)) {
+      } else if (translated && failure === 'key_refused') {
         if (this.status.state !== 'refused' || this.status.lastError?.kind !== translated.kind)
           this.setConnection('refused', translated);
-      } else if (translated && translated.kind !== 'cancelled' && this.status.state !== 'online') {
+      } else if ((failure === 'busy' || failure === 'answered') && this.status.state !== 'online') {
         // An error answer (even an unreadable one) still shows the service can be reached.
         this.setConnection('online', null);
       }

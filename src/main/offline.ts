@@ -1,5 +1,5 @@
 import type { ReadSource, Sourced } from '../shared/ipc';
-import { isApiError } from './api/errors';
+import { isUnreachable } from './api/failures';
 import type { Cache, CacheReader, CacheWriter } from './cache';
 import { AppError } from './errors';
 import type { ServiceClient } from './service-client';
@@ -7,7 +7,7 @@ import type { ServiceClient } from './service-client';
 /**
  * Main's one offline policy. A read that has cached data asks the service, keeps its answer in
  * the account's cache and says so (`source: 'service'`); when the service cannot be reached
- * (kind `offline` or `timeout`) it answers what the cache holds instead, with when that was
+ * (`isUnreachable`, api/failures.ts) it answers what the cache holds instead, with when that was
  * fetched (`source: 'cache'`); asked `from: 'cache'` (a screen's first paint), it answers the
  * cache at once. Every channel with cached data reads through here (docs/architecture.md).
  */
@@ -41,10 +41,6 @@ export interface OfflinePolicyDeps {
   now(): number;
   log(message: string): void;
 }
-
-/** No answer from the service at all: a read may fall back to what the cache holds. */
-export const isUnreachable = (error: unknown): boolean =>
-  isApiError(error) && (error.kind === 'offline' || error.kind === 'timeout');
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

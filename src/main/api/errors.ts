@@ -126,35 +126,3 @@ export function isApiErrorShape(value: unknown): value is ApiErrorShape {
 }
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
-
-const UNAUTHORIZED_KINDS: Partial<Record<string, ApiErrorKind>> = {
-  key_revoked: 'key_revoked',
-  key_expired: 'key_expired',
-};
-
-const FORBIDDEN_KINDS: Partial<Record<string, ApiErrorKind>> = {
-  organization_mismatch: 'organization_mismatch',
-  scope_missing: 'scope_missing',
-  entitlement_missing: 'entitlement_missing',
-  // A user without the owner or admin role, or a call only a signed-in user may make: the key
-  // cannot do it, which is what scope_missing tells the user.
-  role_missing: 'scope_missing',
-  session_required: 'scope_missing',
-};
-
-/**
- * The kind of an error response, from its status and the problem `code` when the service sends
- * one. Undefined for a 403 without a code it knows: the caller asks /auth/me which cause it is.
- */
-export function kindOfErrorResponse(
-  status: number,
-  code: string | undefined,
-): ApiErrorKind | undefined {
-  if (status === 401) return (code && UNAUTHORIZED_KINDS[code]) || 'key_invalid';
-  if (status === 403) return code ? FORBIDDEN_KINDS[code] : undefined;
-  if (status === 404) return 'not_found';
-  if (status === 409) return 'conflict';
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'server_error';
-  return 'bad_request';
-}

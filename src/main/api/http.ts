@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
-import { ApiError, kindOfErrorResponse, type ApiErrorKind } from './errors';
+import { ApiError, type ApiErrorKind } from './errors';
+import { kindOfErrorResponse, kindOfNetworkFailure } from './failures';
 import { forbiddenCause, readKeyStanding } from './forbidden';
 import { ShapeError } from './read';
 import { parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry';
@@ -110,18 +111,6 @@ export const headerOf = (headers: IncomingHttpHeaders, name: string): string | u
   return Array.isArray(value) ? value[0] : value;
 };
 
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-]);
-
-const errorCode = (error: unknown): string | undefined => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-};
-
 /** Members of a problem body that are not extensions (RFC 9457 §3.1, and `code`). */
 const PROBLEM_MEMBERS = new Set([
   'type',
@@ -215,14 +204,13 @@ export function createHttpClient(options: HttpOptions): HttpClient {
     if (error instanceof ShapeError) {
       return new ApiError('invalid_response', { detail: error.message });
     }
-    const code = errorCode(error) ?? errorCode((error as { cause?: unknown }).cause);
-    const detail = redact(error instanceof Error ? error.message : String(error));
-    if (timedOut || (code && TIMEOUT_CODES.has(code))) {
-      return new ApiError('timeout', { detail, cause: error });
-    }
-    // Refused, unresolvable, unreachable, reset, or closed mid-body: no usable answer arrived.
-    if (code) return new ApiError('offline', { detail, cause: error });
-    throw error;
+    // Our own timer aborted the attempt; otherwise what the network said (failures.ts).
+    const kind = timedOut ? 'timeout' : kindOfNetworkFailure(error);
+    if (!kind) throw error;
+    return new ApiError(kind, {
+      detail: redact(error instanceof Error ? error.message : String(error)),
+      cause: error,
+    });
   }
 
   /** A 403 without a code the client knows: ask /auth/me which cause it is. */

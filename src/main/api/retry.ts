@@ -1,4 +1,5 @@
 import type { ApiError } from './errors';
+import { isTransient } from './failures';
 
 /** When and how long to wait before trying a failed request again. */
 export interface RetryPolicy {
@@ -14,7 +15,6 @@ export interface RetryPolicy {
 
 /** Repeating these cannot do anything twice. A POST may have created something before it failed. */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE']);
-const TRANSIENT_KINDS: ReadonlySet<string> = new Set(['server_error', 'offline', 'timeout']);
 
 /** Retry-After as delta-seconds or an HTTP date, in milliseconds from `nowMs`. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
@@ -32,8 +32,9 @@ const backoffMs = (policy: RetryPolicy, retry: number, random: () => number): nu
 
 /**
  * How long to wait before retry number `retry` (0 for the first), or undefined to give up.
- * A 429 is retried for every method, since the service refused it before doing anything;
- * server errors, lost connections and time-outs only for idempotent methods.
+ * Only transient failures (failures.ts) are tried again: a 429 for every method, since the
+ * service refused it before doing anything; server errors, lost connections and time-outs only
+ * for idempotent methods.
  */
 export function retryDelayMs(
   error: ApiError,
@@ -42,13 +43,10 @@ export function retryDelayMs(
   policy: RetryPolicy,
   random: () => number,
 ): number | undefined {
-  if (retry >= policy.maxRetries) return undefined;
+  if (retry >= policy.maxRetries || !isTransient(error)) return undefined;
   if (error.kind === 'rate_limited') {
     if (error.retryAfterMs === undefined) return backoffMs(policy, retry, random);
     return error.retryAfterMs <= policy.maxRetryAfterMs ? error.retryAfterMs : undefined;
   }
-  if (TRANSIENT_KINDS.has(error.kind) && IDEMPOTENT_METHODS.has(method)) {
-    return backoffMs(policy, retry, random);
-  }
-  return undefined;
+  return IDEMPOTENT_METHODS.has(method) ? backoffMs(policy, retry, random) : undefined;
 }

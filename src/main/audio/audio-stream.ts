@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError } from '../api/errors';
+import { isTransient, isUnreachable } from '../api/failures';
 import type { LabelAudio } from '../api/labels';
 import type { ByteSpan } from './byte-ranges';
 import { StreamDigest } from './digest';
@@ -62,8 +63,6 @@ class Restart extends Error {}
 const RETARGET = Symbol('retarget');
 /** Another recording is wanted now: this one waits for its turn. */
 const PAUSE = Symbol('pause');
-
-const TRANSIENT: ReadonlySet<string> = new Set(['timeout', 'server_error', 'rate_limited']);
 
 /** "bytes 100-199/1000" → its parts; total null for "/*". */
 export function parseContentRange(value: string | null) {
@@ -324,9 +323,13 @@ export class AudioStream {
           continue;
         }
         const failure = this.classify(error);
-        const transient = failure instanceof Interrupted || isTransientApiError(failure);
+        // A body that broke off is resumed; a service that is busy is asked again after a
+        // wait. One that cannot be reached (after the client's own retries) stops the filling
+        // at once: the player and the export say so now, and a later demand tries again.
+        const again =
+          failure instanceof Interrupted || (isTransient(failure) && !isUnreachable(failure));
         stalls = this.file.written.size() > before ? 0 : stalls + 1;
-        if (!transient || stalls > maxStalls) {
+        if (!again || stalls > maxStalls) {
           this.fail(failure instanceof Interrupted ? lengthMismatch(failure) : failure);
           return;
         }
@@ -567,9 +570,6 @@ export class AudioStream {
     for (const waiter of waiting) waiter.reject(error);
   }
 }
-
-const isTransientApiError = (error: unknown) =>
-  error instanceof ApiError && TRANSIENT.has(error.kind);
 
 const lengthMismatch = (error: Interrupted) =>
   new AudioError('length_mismatch', { detail: error.message });

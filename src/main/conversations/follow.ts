@@ -3,6 +3,7 @@ import { TERMINAL_STATUSES, type Conversation } from '../../shared/api';
 import type { ConversationChange, Sourced } from '../../shared/ipc';
 import type { ActiveService } from '../active-service';
 import { isApiError } from '../api/errors';
+import { isTransient } from '../api/failures';
 import type { Cache } from '../cache';
 import type { ConversationRef, Conversations } from './conversations';
 
@@ -31,10 +32,12 @@ const isFinal = (conversation: Conversation) => TERMINAL_STATUSES.includes(conve
 /** What a screen shows of a conversation: any difference is a change worth pushing. */
 const sameState = (a: Conversation, b: Conversation) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The service may answer again later (no network, a time-out, busy, a bad moment). */
+/**
+ * The service may answer again later: a transient failure (unreachable or busy), or an answer
+ * it could not read (a bad moment of a proxy or of the service): a follow outlives both.
+ */
 const isPassing = (error: unknown) =>
-  isApiError(error) &&
-  ['offline', 'timeout', 'rate_limited', 'server_error', 'invalid_response'].includes(error.kind);
+  isTransient(error) || (isApiError(error) && error.kind === 'invalid_response');
 
 interface Follow {
   accountId: string;
