@@ -2,10 +2,11 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { partialPathOf, type DownloadResult } from '../../../src/main/audio/download';
+import { exportPartialPathOf, type ExportedAudio } from '../../../src/main/export/export-audio';
 import { startService, type RunningService } from '../../service/harness';
-import { startChild, type Child } from './crash-child';
-import * as fx from './fixtures';
+import { startChild, type Child } from '../audio/crash-child';
+import * as fx from '../audio/fixtures';
+import type { AudioRequestSeen } from '../audio/noting';
 
 let svc: RunningService;
 let labelId: string;
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => svc?.dispose());
 
 const startDownload = (folder: string, throttle: boolean): Child =>
-  startChild('download-child.ts', {
+  startChild('export/export-audio-child.ts', {
     EARMARK_BASE_URL: svc.baseUrl,
     EARMARK_API_KEY: svc.credentials.primary.apiKey,
     EARMARK_LABEL_ID: labelId,
@@ -52,7 +53,7 @@ function watchVisible(folder: string, seen: { name: string; size: number }[]) {
 
 it('kill -9 mid-download, restart: resumes, no partial file ever had the final name, SHA-256 equals the service’s', async () => {
   const folder = fx.tempFolder('earmark-crash-');
-  const partial = partialPathOf(folder, labelId);
+  const partial = exportPartialPathOf(folder, labelId);
   const seen: { name: string; size: number }[] = [];
 
   // First run: a slow network; killed once some bytes are flushed to disk.
@@ -86,20 +87,23 @@ it('kill -9 mid-download, restart: resumes, no partial file ever had the final n
     await stopWatching();
     const done = second.lines.find((line) => line.event === 'done');
     expect(done, JSON.stringify(second.lines.at(-1))).toBeDefined();
-    const result = done!.result as DownloadResult;
+    const result = done!.result as ExportedAudio;
+    const requests = done!.requests as AudioRequestSeen[];
 
-    expect(result.resumedFrom).toBeGreaterThanOrEqual(flushed);
-    expect(result.resumedFrom).toBeGreaterThan(0);
-    expect(result.requests).toEqual([{ offset: result.resumedFrom, status: 206 }]);
+    // One request, for the bytes after those the first run had flushed.
+    expect(requests).toHaveLength(1);
+    const resumedFrom = requests[0]!.offset;
+    expect(resumedFrom).toBeGreaterThanOrEqual(flushed);
+    expect(resumedFrom).toBeGreaterThan(0);
+    expect(requests).toEqual([{ offset: resumedFrom, status: 206 }]);
     expect(result.sha256).toBe(expected.sha256);
     expect(fx.sha256File(result.path)).toBe(expected.sha256);
     expect(result.bytes).toBe(expected.bytes);
     // Whenever a file with a final name was seen, it was whole.
     for (const { name, size } of seen) {
-      if (name.endsWith('.peaks')) continue;
       expect({ name, size }).toEqual({ name: result.name, size: expected.bytes });
     }
-    expect(fx.visibleFiles(folder)).toEqual([result.name, `${result.name}.peaks`]);
+    expect(fx.visibleFiles(folder)).toEqual([result.name]);
     expect(existsSync(partial)).toBe(false);
     expect(existsSync(`${partial}.json`)).toBe(false);
   } finally {
