@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError } from '../api/errors';
-import { isTransient, isUnreachable } from '../api/failures';
+import { classify } from '../api/failures';
 import type { LabelAudio, LabelsApi } from '../api/labels';
 import type { ByteSpan } from './byte-ranges';
 import { StreamDigest } from './digest';
@@ -370,8 +370,7 @@ export class AudioStream {
         // A body that broke off is resumed; a service that is busy is asked again after a
         // wait. One that cannot be reached (after the client's own retries) stops the filling
         // at once: the player and the export say so now, and a later demand tries again.
-        const again =
-          failure instanceof Interrupted || (isTransient(failure) && !isUnreachable(failure));
+        const again = failure instanceof Interrupted || classify(failure) === 'busy';
         stalls = this.file.written.size() > before ? 0 : stalls + 1;
         if (!again || stalls > maxStalls || ++interruptions > maxInterruptions) {
           this.fail(failure instanceof Interrupted ? lengthMismatch(failure) : failure);
