@@ -5,6 +5,7 @@ import { classify } from './api/failures';
 import type { DemoClinic } from './demo-clinic';
 import { readSourced, type SourcedRead } from './offline';
 import { translateServiceError, type ServiceClient } from './service-client';
+import type { SyncResult } from './sync';
 
 export interface ActiveServiceDeps {
   accounts: AccountService;
@@ -34,7 +35,7 @@ export class ActiveService {
     return this.status;
   }
 
-  setConnection(state: ConnectionStatus['state'], lastError: IpcError | null): void {
+  private setConnection(state: ConnectionStatus['state'], lastError: IpcError | null): void {
     this.status = { state, lastError, checkedAt: new Date().toISOString() };
     this.deps.changed(this.status);
   }
@@ -81,6 +82,20 @@ export class ActiveService {
         this.setConnection('online', null);
       }
       throw error;
+    }
+  }
+
+  /**
+   * How a background sync ended. While the user only reads, the sync is the app's one contact
+   * with the service: what it finds is the connection's state too (an offline app comes back
+   * when a sync completes).
+   */
+  syncEnded({ outcome, error }: Pick<SyncResult, 'outcome' | 'error'>): void {
+    if (outcome === 'offline' && error) {
+      const { name: _name, ...lastError } = error;
+      this.setConnection('offline', lastError);
+    } else if (outcome === 'complete' && this.status.state !== 'online') {
+      this.setConnection('online', null);
     }
   }
 

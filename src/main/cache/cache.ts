@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../worker-entry';
@@ -17,6 +18,13 @@ import {
 /** Where an account's cache lives: one SQLite file per account. */
 export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
+
+/** Deletes a closed cache's file with its WAL, shared memory and rollback journal. */
+export async function deleteCacheFiles(file: string): Promise<void> {
+  await Promise.all(
+    ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${file}${suffix}`, { force: true })),
+  );
+}
 
 export interface CacheOptions {
   file: string;

@@ -1,4 +1,11 @@
-export { cacheFileOf, openCache, CacheError, type Cache, type CacheOptions } from './cache';
+export {
+  cacheFileOf,
+  deleteCacheFiles,
+  openCache,
+  CacheError,
+  type Cache,
+  type CacheOptions,
+} from './cache';
 export { CACHE_APPLICATION_ID, type CacheRecovery } from './database';
 export { CacheTooNewError } from './migrate';
 export { LATEST_SCHEMA_VERSION } from './migrations';

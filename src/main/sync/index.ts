@@ -1,4 +1,4 @@
-export { SYNC_INTERVAL_MS, SyncRunner } from './runner';
+export { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner } from './runner';
 export { createSyncEngine, readSyncStatus, SYNC_DEFAULTS, type SyncEngine } from './engine';
 export { fetchTimeline } from './timeline';
 export { HISTORY_STREAM, type HistoryState } from './labels';
