@@ -157,7 +157,7 @@ export class AccountScope {
 }
 
 /** Something outside the scope that keeps data of an account, deleted when it is removed. */
-export interface AccountDataHolder {
+interface AccountDataHolder {
   forgetAccount(accountId: string): Promise<void>;
 }
 

@@ -13,7 +13,7 @@ import type { ServiceClient } from './service-client';
  */
 
 /** What the cache holds for a read, and when the service gave it (epoch ms; null if unknown). */
-export interface Cached<T> {
+interface Cached<T> {
   value: T;
   fetchedAt: number | null;
 }

@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * Resolves a URL path inside the renderer folder, or undefined when it would escape it
  * (`..`, encoded slashes, absolute paths, NUL bytes). Both shells serve files through this.
  */
-export function resolveInside(root: string, urlPath: string): string | undefined {
+function resolveInside(root: string, urlPath: string): string | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);

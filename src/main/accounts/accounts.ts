@@ -205,7 +205,7 @@ export class AccountService {
 }
 
 /** What to say when an address answers but has no clinic service API, with the likely fix. */
-export function notTheServiceMessage(baseUrl: string): string {
+function notTheServiceMessage(baseUrl: string): string {
   const withApi = /\/api$/.test(baseUrl) ? null : `${baseUrl}/api`;
   return withApi
     ? `There is no clinic service at ${baseUrl}. Service addresses usually end in /api: try ${withApi}.`

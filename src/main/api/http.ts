@@ -8,10 +8,10 @@ import { forbiddenCause, readKeyStanding } from './forbidden';
 import { ShapeError } from './read';
 import { parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry';
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
 
 /** A query parameter: arrays are sent repeated (`types=A&types=B`), never as `types[]=`. */
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
+type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 /** What every endpoint function accepts last. */
 export interface CallOptions {
@@ -36,13 +36,13 @@ export interface ApiRequest extends CallOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-export interface ApiResponse<T> {
+interface ApiResponse<T> {
   status: number;
   headers: IncomingHttpHeaders;
   data: T;
 }
 
-export interface StreamResponse {
+interface StreamResponse {
   status: number;
   headers: IncomingHttpHeaders;
   /** The body as it arrives; the caller's signal still aborts it. */

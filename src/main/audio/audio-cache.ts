@@ -22,7 +22,7 @@ import { encodePeaks, type Peaks } from './peaks';
  * gives each account its own folder.
  */
 
-export const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
+const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
 const STREAM_SUFFIX = '.stream';
 
 /** A partly cached recording's partial file in the cache's files/ folder. */

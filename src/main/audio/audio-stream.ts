@@ -31,7 +31,7 @@ import { partialWaveformData, waveformData, type Peaks, type WaveformData } from
 export type AudioSource = Pick<LabelsApi, 'audio' | 'get'>;
 
 /** What the digest thread read back from the whole file, for its publisher. */
-export interface WholeFileDigest {
+interface WholeFileDigest {
   /** Hex, when asked for (`digest.sha256`). */
   sha256: string | null;
   /** A WAV's waveform peaks, when asked for (`digest.peaks`); null for other audio. */

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
  * built as the bytes stream in and stored beside the audio as a small binary file (encodePeaks).
  */
 
-export const PEAKS_PER_SECOND = 100;
+const PEAKS_PER_SECOND = 100;
 
 export interface Peaks {
   sampleRate: number;
@@ -19,7 +19,7 @@ export interface Peaks {
   max: Int16Array;
 }
 
-export const peaksDuration = (peaks: Peaks): number => peaks.frames / peaks.sampleRate;
+const peaksDuration = (peaks: Peaks): number => peaks.frames / peaks.sampleRate;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

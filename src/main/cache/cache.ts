@@ -62,7 +62,7 @@ export interface Cache {
 }
 
 /** A failure inside the cache's thread (SQLite's code when it has one). */
-export class CacheError extends Error {
+class CacheError extends Error {
   readonly code: string | undefined;
   constructor(error: WorkerError) {
     super(error.message);

@@ -6,7 +6,7 @@ import { MIGRATIONS } from './migrations';
 import { all, run, type Db } from '../../node/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
-export const CACHE_APPLICATION_ID = 0x45524d4b;
+const CACHE_APPLICATION_ID = 0x45524d4b;
 
 /** A damaged cache moved aside at open, and the user-made data saved from it. */
 export interface CacheRecovery {

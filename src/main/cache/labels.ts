@@ -45,7 +45,7 @@ export interface LabelPageResult {
  * (its current transcript is missing or still being generated, or they were last fetched less
  * than `settleMs` after the recording ended), at most once per `refetchBefore`.
  */
-export interface NotesRecheck {
+interface NotesRecheck {
   settleMs: number;
   /** Notes fetched after this time are fresh enough for this run. */
   refetchBefore: number;

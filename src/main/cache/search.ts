@@ -7,8 +7,8 @@ import { all, type Db } from '../../node/sql';
  * or not, never as markup: the renderer shows each part as text and styles the hits.
  */
 
-export type { SearchHit, SearchKind, SearchLabel, SnippetPart };
-export const SEARCH_KINDS: readonly SearchKind[] = ['patient', 'note', 'conversation'];
+export type { SearchHit, SnippetPart };
+const SEARCH_KINDS: readonly SearchKind[] = ['patient', 'note', 'conversation'];
 
 export interface SearchOptions {
   /** At most this many hits (1–200, default 20). */

@@ -14,7 +14,7 @@ export interface FollowBackoff {
   maxMs: number;
 }
 
-export const FOLLOW_BACKOFF: FollowBackoff = { firstMs: 1000, factor: 1.5, maxMs: 15_000 };
+const FOLLOW_BACKOFF: FollowBackoff = { firstMs: 1000, factor: 1.5, maxMs: 15_000 };
 
 export interface FollowerDeps {
   service: Pick<ActiveService, 'call'>;

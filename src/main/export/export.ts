@@ -29,7 +29,7 @@ import { discardExportPartial, exportAudio, type ExportedAudio } from './export-
  * a typed error, and no file with a final name is ever partial.
  */
 
-export type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
+type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
 
 export interface ManifestRow {
   labelId: string;
@@ -55,7 +55,7 @@ export interface ManifestRow {
   error: string | null;
 }
 
-export interface ExportFileProgress {
+interface ExportFileProgress {
   labelId: string;
   state: 'waiting' | 'downloading' | ExportStatus;
   bytesDone: number;

@@ -9,7 +9,7 @@ import type { CommentStore } from './comment-store';
 
 /** A board's tasks are read whole, a page of this many at a time, up to MAX_TASKS. */
 const PAGE_SIZE = 1000;
-export const MAX_TASKS = 5000;
+const MAX_TASKS = 5000;
 
 const isNotFound = (error: unknown) => isApiError(error) && error.kind === 'not_found';
 

@@ -10,9 +10,9 @@ import type { RunContext } from './context';
  * deletes what the service no longer lists.
  */
 
-export const CONVERSATIONS_STREAM = 'conversations';
+const CONVERSATIONS_STREAM = 'conversations';
 
-export interface ConversationsState {
+interface ConversationsState {
   /** The walk under way (when it began), or null between walks. */
   walk: number | null;
   pageToken: string | null;

@@ -29,7 +29,7 @@ export const SYNC_DEFAULTS: Omit<Tuning, 'now' | 'sleep'> = {
   writeBatch: 100,
 };
 
-export const STATUS_STREAM = 'sync.status';
+const STATUS_STREAM = 'sync.status';
 
 /** Resumed notes queued at the start of a run, at most (the rest wait for the next run). */
 const RESUME_LIMIT = 1_000_000;

@@ -17,7 +17,7 @@ import { contentSecurityPolicy, rendererHeaders } from '../csp';
 import { readStatic } from '../static-files';
 import { CAPABILITY_PARAM, type MediaCapabilities } from './media-capability';
 
-export const RPC_PATH = '/rpc';
+const RPC_PATH = '/rpc';
 /**
  * The largest WebSocket message taken. The contract's largest valid input (followUps.addTasks:
  * 100 tasks with every field at its limit) is about 11.5 MB of JSON; a test keeps the cap above

@@ -35,6 +35,3 @@ const EVENT_TABLE = {
 } as const satisfies Record<EventName, true>;
 
 export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];
-
-export const isEventName = (name: unknown): name is EventName =>
-  typeof name === 'string' && Object.hasOwn(EVENT_TABLE, name);

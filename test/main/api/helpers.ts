@@ -6,7 +6,7 @@ import type { ServiceOptions } from '../../../src/service/app';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startService, type RunningService } from '../../service/harness';
 
-export interface TestClient {
+interface TestClient {
   client: ApiClient;
   /** Every wait the client asked for between attempts, in order. */
   sleeps: number[];
@@ -16,7 +16,7 @@ export interface TestClient {
  * A client whose waits are recorded instead of slept and whose jitter is fixed (random() = 0.5),
  * so retry tests are fast and their delays exact.
  */
-export function testClient(baseUrl: string, apiKey: string, tuning: HttpTuning = {}): TestClient {
+function testClient(baseUrl: string, apiKey: string, tuning: HttpTuning = {}): TestClient {
   const sleeps: number[] = [];
   const client = createApiClient({
     baseUrl,

@@ -15,7 +15,7 @@ export { noting } from './noting';
 export { throttled } from './throttle';
 
 /** A WAV recipe of `minutes` with speech clips every 4 s or so, at odd sample offsets. */
-export function speechRecipe(minutes: number): AudioRecipe {
+function speechRecipe(minutes: number): AudioRecipe {
   const samples = Math.round(minutes * 60 * 8000);
   const clips: [string, number][] = [];
   const ids = [
