@@ -8,6 +8,7 @@ import type { ConversationPage, CreatedRange, Sourced } from '../../shared/ipc';
 import { overlaps } from '../../shared/timeline/bands';
 import type { ActiveService } from '../active-service';
 import type { Cache } from '../cache';
+import { labelRead } from '../recordings/recordings';
 import { recordOf, type ConversationRanges } from './ranges';
 
 export interface ConversationRef {
@@ -110,16 +111,7 @@ export class Conversations {
   async record(ref: ConversationRef): Promise<Sourced<Label | null>> {
     const known = await this.get(ref).catch(() => null);
     const labelId = known?.value.labelId;
-    if (labelId) {
-      return this.deps.service.read({
-        fetch: (service) => service.api.labels.get(labelId),
-        keep: (write, label, at) => write.storeLabels([label], at),
-        cached: async (read) => {
-          const label = await read.label(labelId);
-          return label && { value: label, fetchedAt: await read.labelSeenAt(labelId) };
-        },
-      });
-    }
+    if (labelId) return this.deps.service.read(labelRead(labelId));
     const range = await this.createdRange(ref);
     if (!range) return { value: null, source: 'cache', fetchedAt: null };
     const serialOf = (devices: readonly { value: string; serial: string }[]) =>

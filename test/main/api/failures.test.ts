@@ -17,6 +17,7 @@ import {
 } from '../../../src/main/api/failures';
 import { createHttpClient } from '../../../src/main/api/http';
 import { retryDelayMs } from '../../../src/main/api/retry';
+import { closedPortUrl } from './helpers';
 
 /**
  * The one classification of failures (src/main/api/failures.ts): what a failure on the wire
@@ -53,14 +54,6 @@ async function answering(status: number, body = '{}', headers: Record<string, st
       response.end(body);
     }),
   );
-  return `http://127.0.0.1:${port}/api`;
-}
-
-async function closedPort(): Promise<string> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}/api`;
 }
 
@@ -142,7 +135,7 @@ const consequencesOf = (error: ApiError) => ({
 
 describe('real failures on loopback: the kind they become, and their class', () => {
   it.each([
-    ['a closed port (ECONNREFUSED)', 'offline', 'unreachable', closedPort],
+    ['a closed port (ECONNREFUSED)', 'offline', 'unreachable', closedPortUrl],
     ['a connection reset before any answer (ECONNRESET)', 'offline', 'unreachable', resetting],
     ['a connection closed mid-body', 'offline', 'unreachable', () => partialBody('close')],
     ['no answer within the time-out', 'timeout', 'unreachable', silent],

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/main/api/client';
 import { ApiError, type ApiErrorKind } from '../../../src/main/api/errors';
@@ -97,4 +98,13 @@ export async function rejection(call: Promise<unknown>, kind: ApiErrorKind): Pro
   expect(error).toBeInstanceOf(ApiError);
   expect((error as ApiError).kind).toBe(kind);
   return error as ApiError;
+}
+
+/** The API root of a port nothing listens on (a connection there is refused). */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/api`;
 }

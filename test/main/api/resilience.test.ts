@@ -1,9 +1,8 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HttpTuning } from '../../../src/main/api/http';
 import { MINUTE_MS } from '../../../src/shared/api';
 import { DEMO_DEVICES, baseMinute, hubMinute } from '../../service/harness';
-import { rejection, useProxiedService } from './helpers';
+import { closedPortUrl, rejection, useProxiedService } from './helpers';
 
 const env = useProxiedService();
 const device = DEMO_DEVICES[0].id;
@@ -28,14 +27,6 @@ const freshRange = () => {
 
 const seen = (method: string, path: string) =>
   env.proxy.requests.filter((r) => r.method === method && r.path === path).length;
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/api`;
-}
 
 describe('429: rate limited', () => {
   it('waits the Retry-After seconds, then succeeds', async () => {
