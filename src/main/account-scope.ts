@@ -2,13 +2,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
-import type { ActiveService } from './active-service';
+import type { ActiveService } from './connection/active-service';
 import { AudioCache } from './audio/audio-cache';
 import { cacheFileOf, deleteCacheFiles, openCache, type Cache } from './cache';
-import { Closables } from './closables';
+import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
-import { AppError } from './errors';
+import { AppError } from './base/errors';
 import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
 /**

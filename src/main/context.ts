@@ -1,13 +1,13 @@
 import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
 import type { Administration } from './admin/administration';
-import type { ActiveService } from './active-service';
+import type { ActiveService } from './connection/active-service';
 import type { AudioPreparation } from './audio/prepare';
-import type { ShellCapabilities } from './capabilities';
+import type { ShellCapabilities } from './base/capabilities';
 import type { Cache } from './cache';
 import type { ConversationFollower } from './conversations/follow';
 import type { Conversations } from './conversations/conversations';
-import type { DemoClinic } from './demo-clinic';
+import type { DemoClinic } from './accounts/demo-clinic';
 import type { Exports } from './export/exports';
 import type { FollowUps } from './follow-ups/follow-ups';
 import type { Hub } from './hub/hub';

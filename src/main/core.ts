@@ -5,17 +5,17 @@ import { AccountScopes } from './account-scope';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
-import { ActiveService } from './active-service';
+import { ActiveService } from './connection/active-service';
 import { Administration } from './admin/administration';
 import type { MediaRequest, MediaResponse } from './audio/media';
 import { AudioPreparation } from './audio/prepare';
-import type { ShellCapabilities } from './capabilities';
-import { Closables } from './closables';
+import type { ShellCapabilities } from './base/capabilities';
+import { Closables } from './base/closables';
 import type { CoreContext } from './context';
 import { Conversations } from './conversations/conversations';
 import { ConversationRanges } from './conversations/ranges';
 import type { ServiceDialect } from '../service/app';
-import { DemoClinic } from './demo-clinic';
+import { DemoClinic } from './accounts/demo-clinic';
 import { Exports } from './export/exports';
 import { CommentStore } from './follow-ups/comment-store';
 import { FollowUps } from './follow-ups/follow-ups';
@@ -30,11 +30,11 @@ import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
-import { defaultExportFolder } from './paths';
+import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
 import { TimedTranscripts } from './recordings/timed-transcripts';
 import { createRpcRouter, type RpcRouter } from './rpc';
-import { connectService, translateServiceError, type ServiceClient } from './service-client';
+import { connectService, translateServiceError, type ServiceClient } from './api/connect';
 
 export interface CoreOptions extends ShellCapabilities {
   /** The app's data folder (accounts.json; later the cache). Never holds a key. */

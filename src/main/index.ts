@@ -14,8 +14,8 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from './core';
-import { guardProcess } from './process-guard';
-import { keepFilesPrivate } from './private-files';
+import { guardProcess } from './shell/process-guard';
+import { keepFilesPrivate } from './shell/private-files';
 import { folderDialog, folderOpener } from './electron/folders';
 import { registerIpc } from './electron/ipc';
 import { menuTemplate } from './electron/menu';

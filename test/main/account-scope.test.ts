@@ -8,12 +8,12 @@ import { AccountScopes, type AccountScope } from '../../src/main/account-scope';
 import { AccountStore } from '../../src/main/accounts/account-store';
 import { AccountService } from '../../src/main/accounts/accounts';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { ActiveService } from '../../src/main/active-service';
+import { ActiveService } from '../../src/main/connection/active-service';
 import { cacheFileOf } from '../../src/main/cache';
 import { Conversations } from '../../src/main/conversations/conversations';
 import { ConversationRanges } from '../../src/main/conversations/ranges';
-import { DemoClinic } from '../../src/main/demo-clinic';
-import { connectService } from '../../src/main/service-client';
+import { DemoClinic } from '../../src/main/accounts/demo-clinic';
+import { connectService } from '../../src/main/api/connect';
 import {
   DEMO_DEVICES,
   baseMinute,

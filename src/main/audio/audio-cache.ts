@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
+import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
 import { AudioStream, type AudioSource, type StreamProgress } from './audio-stream';
 import { AudioError, fileErrorOf } from './errors';
 import { exists } from './files';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 
 /**
  * What can go wrong moving audio, as kinds the UI can explain. Network and service failures stay

@@ -1,6 +1,6 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fsyncFolder, removeQuietly, writeFileAtomic } from '../fs/atomic-write';
+import { fsyncFolder, removeQuietly, writeFileAtomic } from '../base/atomic-write';
 import { ByteRanges, type ByteSpan } from './byte-ranges';
 import { AudioError } from './errors';
 import { publish } from './files';

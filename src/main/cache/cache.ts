@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
+import { workerEntry, type WorkerEntry } from '../base/worker-entry';
 import { openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';

@@ -6,7 +6,7 @@ import {
 } from '../../shared/api';
 import type { ConversationPage, CreatedRange, Sourced } from '../../shared/ipc';
 import { overlaps } from '../../shared/timeline/bands';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { Cache } from '../cache';
 import { labelRead } from '../recordings/recordings';
 import { recordOf, type ConversationRanges } from './ranges';

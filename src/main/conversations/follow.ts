@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TERMINAL_STATUSES, type Conversation } from '../../shared/api';
 import type { ConversationChange, Sourced } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import { isApiError } from '../api/errors';
 import { isTransient } from '../api/failures';
 import type { Cache } from '../cache';

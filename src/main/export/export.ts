@@ -14,7 +14,7 @@ import { ApiError } from '../api/errors';
 import type { AudioSource } from '../audio/audio-stream';
 import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
 import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from '../audio/files';
-import { removeQuietly } from '../fs/atomic-write';
+import { removeQuietly } from '../base/atomic-write';
 import { labelFileStem, safeFileName, withExtension } from '../audio/names';
 import { discardExportPartial, exportAudio, type ExportedAudio } from './export-audio';
 

@@ -5,7 +5,7 @@ import type {
   ExportSummary,
   UnfinishedExport,
 } from '../../shared/ipc';
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 import {
   exportLabels,
   type ExportOptions,
@@ -15,7 +15,7 @@ import {
 } from './export';
 import { discardExportPartial } from './export-audio';
 import { folderProblem } from './folders';
-import { removeQuietly, removeStaleTemporaries } from '../fs/atomic-write';
+import { removeQuietly, removeStaleTemporaries } from '../base/atomic-write';
 
 /** When this process started: temporary files older than that are a crash's leftovers. */
 const STARTED_AT = performance.timeOrigin;

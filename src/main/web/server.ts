@@ -13,8 +13,8 @@ import {
 } from '../../shared/ipc';
 import { sendMedia } from '../audio/media';
 import type { Core } from '../core';
-import { contentSecurityPolicy, rendererHeaders } from '../csp';
-import { readStatic } from '../static-files';
+import { contentSecurityPolicy, rendererHeaders } from '../shell/csp';
+import { readStatic } from '../shell/static-files';
 import { CAPABILITY_PARAM, type MediaCapabilities } from './media-capability';
 
 const RPC_PATH = '/rpc';

@@ -81,7 +81,7 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 export type ReadSource = 'service' | 'cache';
 
 /**
- * The answer of a read that has cached data (main's one offline policy, src/main/offline.ts):
+ * The answer of a read that has cached data (main's one offline policy, src/main/connection/offline.ts):
  * the value, where it came from, and when the service gave it — now for 'service'; for 'cache',
  * when what the cache holds was fetched (null when the cache cannot tell).
  */

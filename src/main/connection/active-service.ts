@@ -1,11 +1,11 @@
-import type { ConnectionStatus, IpcError, ReadSource, Sourced } from '../shared/ipc';
-import type { AccountService } from './accounts/accounts';
-import type { Cache } from './cache';
-import { classify } from './api/failures';
-import type { DemoClinic } from './demo-clinic';
+import type { ConnectionStatus, IpcError, ReadSource, Sourced } from '../../shared/ipc';
+import type { AccountService } from '../accounts/accounts';
+import type { Cache } from '../cache';
+import { classify } from '../api/failures';
+import type { DemoClinic } from '../accounts/demo-clinic';
 import { readSourced, type SourcedRead } from './offline';
-import { translateServiceError, type ServiceClient } from './service-client';
-import type { SyncResult } from './sync';
+import { translateServiceError, type ServiceClient } from '../api/connect';
+import type { SyncResult } from '../sync';
 
 export interface ActiveServiceDeps {
   accounts: AccountService;
@@ -22,7 +22,7 @@ export interface ActiveServiceDeps {
 /**
  * The active account's service: its client (made again only when the account, its address or
  * its key changes), every call through `call` (so the connection status follows each answer),
- * and reads with cached data through `read` (the offline policy, src/main/offline.ts).
+ * and reads with cached data through `read` (the offline policy, offline.ts).
  */
 export class ActiveService {
   private status: ConnectionStatus = { state: 'unknown', lastError: null, checkedAt: null };

@@ -1,4 +1,4 @@
-import type { IpcError, IpcErrorKind } from '../shared/ipc';
+import type { IpcError, IpcErrorKind } from '../../shared/ipc';
 
 /** An error of main's own (not the service's), with a kind the UI can explain. */
 export class AppError extends Error {

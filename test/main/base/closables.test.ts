@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Closables } from '../../src/main/closables';
+import { Closables } from '../../../src/main/base/closables';
 
 describe('Closables', () => {
   it('closes in the reverse order things were added, one at a time', async () => {

@@ -2,22 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DayMinutes, IpcResult, Sourced, SyncStatus } from '../../src/shared/ipc';
-import { ApiError } from '../../src/main/api/errors';
-import type { Cache, CacheReader, CacheWriter } from '../../src/main/cache';
-import { readSourced, type OfflinePolicyDeps, type SourcedRead } from '../../src/main/offline';
-import type { ServiceClient } from '../../src/main/service-client';
-import type { Device, Label } from '../../src/shared/api';
-import type { SearchHit } from '../../src/shared/search';
-import { SessionSecretStore, type SecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { DayMinutes, IpcResult, Sourced, SyncStatus } from '../../../src/shared/ipc';
+import { ApiError } from '../../../src/main/api/errors';
+import type { Cache, CacheReader, CacheWriter } from '../../../src/main/cache';
+import {
+  readSourced,
+  type OfflinePolicyDeps,
+  type SourcedRead,
+} from '../../../src/main/connection/offline';
+import type { ServiceClient } from '../../../src/main/api/connect';
+import type { Device, Label } from '../../../src/shared/api';
+import type { SearchHit } from '../../../src/shared/search';
+import { SessionSecretStore, type SecretStore } from '../../../src/main/accounts/secret-store';
+import { createCore, type Core } from '../../../src/main/core';
 import {
   DEMO_DEVICES,
   baseMinute,
   hubMinute,
   startService,
   type RunningService,
-} from '../service/harness';
+} from '../../service/harness';
 
 /**
  * The policy's decisions, step by step. Its steps are plain functions here (the real client and

@@ -1,4 +1,4 @@
-import { openSandbox, type Sandbox, type SandboxOptions } from '../service/sandbox';
+import { openSandbox, type Sandbox, type SandboxOptions } from '../../service/sandbox';
 
 /**
  * The demo clinic: the reference service started in-process on loopback with its own data

@@ -14,7 +14,7 @@ import {
   removeStaleTemporaries,
   writeFileAtomic,
   writeFileAtomicSync,
-} from '../../../src/main/fs/atomic-write';
+} from '../../../src/main/base/atomic-write';
 
 let folder: string;
 beforeEach(() => {

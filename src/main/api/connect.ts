@@ -1,8 +1,8 @@
-import type { ConversationList, Device, Identity } from '../shared/api';
-import type { IpcError } from '../shared/ipc';
-import { createApiClient, type ApiClient } from './api/client';
-import { isApiError, serializeApiError } from './api/errors';
-import type { HttpTuning } from './api/http';
+import type { ConversationList, Device, Identity } from '../../shared/api';
+import type { IpcError } from '../../shared/ipc';
+import { createApiClient, type ApiClient } from './client';
+import { isApiError, serializeApiError } from './errors';
+import type { HttpTuning } from './http';
 
 /** The API client of the active account, with the calls the core makes directly. */
 export interface ServiceClient {
