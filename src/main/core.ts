@@ -125,7 +125,19 @@ export function createCore(options: CoreOptions): Core {
   closables.add('the service client', () => service.close());
 
   const ranges = new ConversationRanges({ service, cache, organizationId });
-  const conversations = new Conversations({ service, cache, organizationId, ranges });
+  const recordings = new Recordings({
+    service,
+    cache,
+    organizationId,
+    lastSyncAt: () => scopes.syncStatus().lastSyncAt,
+  });
+  const conversations = new Conversations({
+    service,
+    cache,
+    organizationId,
+    ranges,
+    record: (labelId) => recordings.get(labelId),
+  });
   const audio = new AudioPreparation({
     audioCache: () => scopes.active().audioCache(),
     service,
@@ -183,12 +195,7 @@ export function createCore(options: CoreOptions): Core {
     hub,
     timedTranscripts,
     forgetAccountData: (accountId) => scopes.forget(accountId),
-    recordings: new Recordings({
-      service,
-      cache,
-      organizationId,
-      lastSyncAt: () => scopes.syncStatus().lastSyncAt,
-    }),
+    recordings,
     conversations,
     conversationFollower: { follow: (ref) => scopes.active().follower.follow(ref) },
     exports,

@@ -82,7 +82,14 @@ function world(holders: { forgetAccount(accountId: string): Promise<void> }[] = 
     accounts,
     dataDir,
     service,
-    conversations: new Conversations({ service, cache, organizationId, ranges }),
+    conversations: new Conversations({
+      service,
+      cache,
+      organizationId,
+      ranges,
+      // Follows read conversations only, never the record one became.
+      record: () => expect.fail('a follow asked for a record'),
+    }),
     emit: (event, payload) => events.push({ event, payload }),
     syncEnded: (result) => service.syncEnded(result),
     resumeAudio: async () => undefined,

@@ -10,7 +10,6 @@ import { isApiError } from '../api/errors';
 import type { Cache, CacheReader } from '../cache';
 import type { CachedLabelQuery } from '../cache/labels';
 import { AppError } from '../base/errors';
-import type { SourcedRead } from '../connection/offline';
 import type { ServiceClient } from '../api/connect';
 import { readSyncStatus } from '../sync';
 
@@ -22,16 +21,6 @@ export interface RecordingsDeps {
   lastSyncAt(): string | null;
 }
 
-/** One label through the offline policy: the service's, kept; else the cache's, when last seen. */
-export const labelRead = (labelId: string): SourcedRead<Label> => ({
-  fetch: (service) => service.api.labels.get(labelId),
-  keep: (write, label, at) => write.storeLabels([label], at),
-  cached: async (read) => {
-    const label = await read.label(labelId);
-    return label && { value: label, fetchedAt: await read.labelSeenAt(labelId) };
-  },
-});
-
 export type LabelPageQuery = CachedLabelQuery & { limit?: number; offset?: number };
 
 /** Recordings (labels): one, a page of the list (both offline too), patients, assignment. */
@@ -39,7 +28,14 @@ export class Recordings {
   constructor(private readonly deps: RecordingsDeps) {}
 
   get(labelId: string): Promise<Sourced<Label>> {
-    return this.deps.service.read(labelRead(labelId));
+    return this.deps.service.read({
+      fetch: (service) => service.api.labels.get(labelId),
+      keep: (write, label, at) => write.storeLabels([label], at),
+      cached: async (read) => {
+        const label = await read.label(labelId);
+        return label && { value: label, fetchedAt: await read.labelSeenAt(labelId) };
+      },
+    });
   }
 
   /**
