@@ -1,25 +1,11 @@
+import { SERVICE_ERROR_KINDS } from '../../shared/ipc/results';
+
 /**
- * The errors of the API client, as values the UI can explain. Pure TypeScript (no Node imports),
- * so the shape and its guard can move to src/shared once the IPC contract needs them.
+ * The errors of the API client, as values the UI can explain. Their kinds are the contract's
+ * (SERVICE_ERROR_KINDS in src/shared/ipc/results.ts): the renderer explains the same list.
  */
 
-export const API_ERROR_KINDS = [
-  'key_invalid',
-  'key_revoked',
-  'key_expired',
-  'organization_mismatch',
-  'scope_missing',
-  'entitlement_missing',
-  'not_found',
-  'conflict',
-  'rate_limited',
-  'offline',
-  'timeout',
-  'server_error',
-  'bad_request',
-  'cancelled',
-  'invalid_response',
-] as const;
+export const API_ERROR_KINDS = SERVICE_ERROR_KINDS;
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
 /** What crosses an IPC boundary: plain data, no stack, never the API key. */
