@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createApiClient, type ApiClient } from '../src/main/api/client';
+import { createApiClient, type ApiClient } from '../src/main/service-client/client';
 import { AudioCache } from '../src/main/audio/audio-cache';
 import { exportAudio } from '../src/main/export/export-audio';
 import { curl } from './lib/curl';

@@ -34,7 +34,11 @@ import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
 import { TimedTranscripts } from './recordings/timed-transcripts';
 import { createRpcRouter, type RpcRouter } from './rpc';
-import { connectService, translateServiceError, type ServiceClient } from './api/connect';
+import {
+  connectService,
+  translateServiceError,
+  type ServiceClient,
+} from './service-client/connect';
 
 export interface CoreOptions extends ShellCapabilities {
   /** The app's data folder (accounts.json; later the cache). Never holds a key. */

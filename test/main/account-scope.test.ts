@@ -13,7 +13,7 @@ import { cacheFileOf } from '../../src/main/cache';
 import { Conversations } from '../../src/main/conversations/conversations';
 import { ConversationRanges } from '../../src/main/conversations/ranges';
 import { DemoClinic } from '../../src/main/accounts/demo-clinic';
-import { connectService } from '../../src/main/api/connect';
+import { connectService } from '../../src/main/service-client/connect';
 import {
   DEMO_DEVICES,
   baseMinute,

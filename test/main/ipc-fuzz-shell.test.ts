@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
 import { AppError } from '../../src/main/base/errors';
-import { connectService } from '../../src/main/api/connect';
+import { connectService } from '../../src/main/service-client/connect';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../shared/api';
 import type { AccountSummary } from '../../shared/ipc';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import { AppError } from '../base/errors';
 import type { AccountStore, StoredAccount } from './account-store';
 import { normalizeBaseUrl } from './base-url';

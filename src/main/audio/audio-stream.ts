@@ -1,9 +1,9 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError } from '../api/errors';
-import { classify } from '../api/failures';
-import type { LabelAudio, LabelsApi } from '../api/labels';
+import { ApiError } from '../service-client/errors';
+import { classify } from '../service-client/failures';
+import type { LabelAudio, LabelsApi } from '../service-client/labels';
 import type { ByteSpan } from './byte-ranges';
 import { StreamDigest } from './digest';
 import { AudioError, fileErrorOf, isAudioError } from './errors';

@@ -2,7 +2,7 @@ import { AppError } from '../base/errors';
 
 /**
  * What can go wrong moving audio, as kinds the UI can explain. Network and service failures stay
- * ApiErrors (src/main/api/errors.ts); these are the file side, the content, and the user's choices.
+ * ApiErrors (src/main/service-client/errors.ts); these are the file side, the content, and the user's choices.
  */
 export type AudioErrorKind =
   /** The final name is taken and the caller said `onExists: 'ask'`: the UI asks, then retries. */

@@ -1,10 +1,10 @@
 import type { ConnectionStatus, IpcError, ReadSource, Sourced } from '../../shared/ipc';
 import type { AccountService } from '../accounts/accounts';
 import type { Cache } from '../cache';
-import { classify } from '../api/failures';
+import { classify } from '../service-client/failures';
 import type { DemoClinic } from '../accounts/demo-clinic';
 import { readSourced, type SourcedRead } from './offline';
-import { translateServiceError, type ServiceClient } from '../api/connect';
+import { translateServiceError, type ServiceClient } from '../service-client/connect';
 import type { SyncResult } from '../sync';
 
 export interface ActiveServiceDeps {

@@ -1,8 +1,8 @@
 import type { ReadSource, Sourced } from '../../shared/ipc';
-import { isUnreachable } from '../api/failures';
+import { isUnreachable } from '../service-client/failures';
 import type { Cache, CacheReader, CacheWriter } from '../cache';
 import { AppError } from '../base/errors';
-import type { ServiceClient } from '../api/connect';
+import type { ServiceClient } from '../service-client/connect';
 
 /**
  * Main's one offline policy. A read that has cached data asks the service, keeps its answer in

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TERMINAL_STATUSES, type Conversation } from '../../shared/api';
 import type { ConversationChange, Sourced } from '../../shared/ipc';
 import type { ActiveService } from '../connection/active-service';
-import { isApiError } from '../api/errors';
-import { isTransient } from '../api/failures';
+import { isApiError } from '../service-client/errors';
+import { isTransient } from '../service-client/failures';
 import type { Cache } from '../cache';
 import type { ConversationRef, Conversations } from './conversations';
 

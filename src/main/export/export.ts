@@ -10,7 +10,7 @@ import { timedTranscriptText, type TimedLine } from '../../shared/record/timed-t
 import { toWebVtt } from '../../shared/record/webvtt';
 import { SOAP_NOTE_TYPE } from '../../shared/api/values';
 import { currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { ApiError } from '../api/errors';
+import { ApiError } from '../service-client/errors';
 import type { AudioSource } from '../audio/audio-stream';
 import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
 import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from '../audio/files';

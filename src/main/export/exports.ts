@@ -12,7 +12,7 @@ import type { ActiveService } from '../connection/active-service';
 import type { Cache } from '../cache';
 import type { ShellCapabilities } from '../base/capabilities';
 import { AppError, invalidInput } from '../base/errors';
-import type { ServiceClient } from '../api/connect';
+import type { ServiceClient } from '../service-client/connect';
 import type { TimedTranscripts } from '../recordings/timed-transcripts';
 import type { ExportSource } from './export';
 import { ExportFolders } from './folders';

@@ -1,6 +1,6 @@
 import type { InvalidFieldValues, StatusInUse } from '../../shared/api';
 import type { BoardConflict, IpcError } from '../../shared/ipc';
-import type { ApiError } from '../api/errors';
+import type { ApiError } from '../service-client/errors';
 import { AppError } from '../base/errors';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,9 +1,9 @@
 import type { Comment, Task, TaskBoard } from '../../shared/api';
 import type { BoardView, ChannelInput, GroupFollowUps, Sourced } from '../../shared/ipc';
 import type { ActiveService } from '../connection/active-service';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import type { Cache } from '../cache';
-import type { ServiceClient } from '../api/connect';
+import type { ServiceClient } from '../service-client/connect';
 import { boardConflictOf, BoardConflictError } from './board-conflict';
 import type { CommentStore } from './comment-store';
 

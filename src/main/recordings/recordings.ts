@@ -6,11 +6,11 @@ import {
 } from '../../shared/api';
 import type { LabelPage, ReadSource, Sourced } from '../../shared/ipc';
 import type { ActiveService } from '../connection/active-service';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import type { Cache, CacheReader } from '../cache';
 import type { CachedLabelQuery } from '../cache/labels';
 import { AppError } from '../base/errors';
-import type { ServiceClient } from '../api/connect';
+import type { ServiceClient } from '../service-client/connect';
 import { readSyncStatus } from '../sync';
 
 export interface RecordingsDeps {

@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES } from '../../shared/api';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import type { RunContext } from './context';
 
 /**

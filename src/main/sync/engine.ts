@@ -1,5 +1,5 @@
-import { ApiError, isApiError, serializeApiError } from '../api/errors';
-import { classify } from '../api/failures';
+import { ApiError, isApiError, serializeApiError } from '../service-client/errors';
+import { classify } from '../service-client/failures';
 import type { CacheReader } from '../cache';
 import { ProgressTracker, type RunContext, type Tuning } from './context';
 import { walkConversations } from './conversations';

@@ -2,7 +2,7 @@ import type { SyncStatus } from '../../shared/ipc';
 import type { Cache } from '../cache';
 import { createSyncEngine } from './engine';
 import type { SyncResult } from './types';
-import type { ServiceClient } from '../api/connect';
+import type { ServiceClient } from '../service-client/connect';
 
 /** How often the active account is synced in the background. */
 export const SYNC_INTERVAL_MS = 5 * 60 * 1000;

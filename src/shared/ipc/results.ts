@@ -8,7 +8,7 @@ import type { InvalidFieldValues, StatusInUse } from '../api';
 
 /**
  * The kinds of a failure of the clinic service or the network: the API client's
- * (src/main/api/errors.ts); what each means is src/main/api/failures.ts.
+ * (src/main/service-client/errors.ts); what each means is src/main/service-client/failures.ts.
  */
 export const SERVICE_ERROR_KINDS = [
   'key_invalid',
@@ -34,7 +34,7 @@ export const SERVICE_ERROR_KINDS = [
  * renderer can switch over `IpcError.kind` exhaustively.
  */
 export const IPC_ERROR_KINDS = [
-  // The clinic service and the network (the API client: src/main/api/errors.ts).
+  // The clinic service and the network (the API client: src/main/service-client/errors.ts).
   ...SERVICE_ERROR_KINDS,
   // Files: downloads, the audio cache, exports (src/main/audio/errors.ts).
   'file_exists',

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import { streamPathOf } from '../../../src/main/audio/audio-cache';
 import { decodePeaks } from '../../../src/main/audio/peaks';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from './fixtures';
 
 const env = useProxiedService();

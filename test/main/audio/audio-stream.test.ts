@@ -5,7 +5,7 @@ import type { AudioStream } from '../../../src/main/audio/audio-stream';
 import type { AudioSource } from '../../../src/main/audio/audio-stream';
 import { serveStreamingMedia } from '../../../src/main/audio/media';
 import { parseWavHeader } from '../../../src/main/audio/peaks';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from './fixtures';
 
 const env = useProxiedService();

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../src/main/api/errors';
+import { ApiError } from '../../../src/main/service-client/errors';
 import type { AudioSource } from '../../../src/main/audio/audio-stream';
 
 /** One audio request a source was asked: where it started, what answered (0: no answer). */

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DayMinutes, IpcResult, Sourced, SyncStatus } from '../../../src/shared/ipc';
-import { ApiError } from '../../../src/main/api/errors';
+import { ApiError } from '../../../src/main/service-client/errors';
 import type { Cache, CacheReader, CacheWriter } from '../../../src/main/cache';
 import {
   readSourced,
   type OfflinePolicyDeps,
   type SourcedRead,
 } from '../../../src/main/connection/offline';
-import type { ServiceClient } from '../../../src/main/api/connect';
+import type { ServiceClient } from '../../../src/main/service-client/connect';
 import type { Device, Label } from '../../../src/shared/api';
 import type { SearchHit } from '../../../src/shared/search';
 import { SessionSecretStore, type SecretStore } from '../../../src/main/accounts/secret-store';

@@ -8,7 +8,7 @@ import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { openCache, type Cache } from '../../../src/main/cache';
 import { ConversationFollower } from '../../../src/main/conversations/follow';
 import { createCore } from '../../../src/main/core';
-import { connectService, type ServiceClient } from '../../../src/main/api/connect';
+import { connectService, type ServiceClient } from '../../../src/main/service-client/connect';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import {
   DEMO_DEVICES,

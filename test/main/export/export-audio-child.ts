@@ -1,7 +1,7 @@
 // An export's download in a process of its own, for the crash test (export-audio-crash.test.ts)
 // to kill -9. Reads its job from the environment; prints one JSON line per progress step, and at
 // the end the result with every audio request it made (where it started, the answer's status).
-import { createApiClient } from '../../../src/main/api/client';
+import { createApiClient } from '../../../src/main/service-client/client';
 import { exportAudio } from '../../../src/main/export/export-audio';
 import { noting } from '../audio/noting';
 import { throttled } from '../audio/throttle';

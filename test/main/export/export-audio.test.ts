@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { skipBecause } from '../../support/skip';
-import { ApiError } from '../../../src/main/api/errors';
+import { ApiError } from '../../../src/main/service-client/errors';
 import type { AudioSource } from '../../../src/main/audio/audio-stream';
 import { AudioError } from '../../../src/main/audio/errors';
 import {
@@ -12,7 +12,7 @@ import {
   type ExportAudioOptions,
   type ExportAudioProgress,
 } from '../../../src/main/export/export-audio';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from '../audio/fixtures';
 
 /**

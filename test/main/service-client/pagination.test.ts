@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetPages, tokenPages } from '../../../src/main/api/pagination';
+import { offsetPages, tokenPages } from '../../../src/main/service-client/pagination';
 
 const ITEMS = Array.from({ length: 7 }, (_, i) => i);
 const collect = async <T>(pages: AsyncIterable<{ items: T[] }>) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pathOf, queryString } from '../../../src/main/api/http';
-import { filenameOf } from '../../../src/main/api/labels';
-import { timestampOf } from '../../../src/main/api/read';
+import { pathOf, queryString } from '../../../src/main/service-client/http';
+import { filenameOf } from '../../../src/main/service-client/labels';
+import { timestampOf } from '../../../src/main/service-client/read';
 
 describe('timestampOf', () => {
   const ISO = '2026-10-01T08:00:00.000Z';

@@ -6,7 +6,7 @@ import { ApiError, type ApiErrorKind } from './errors';
  * status (active-service.ts), the sync (sync/engine.ts), audio (audio/audio-stream.ts) and the
  * conversation follower all ask these functions, so the same failure is read the same way
  * everywhere. The table of failures and what they become is in docs/faults.md and
- * test/main/api/failures.test.ts.
+ * test/main/service-client/failures.test.ts.
  *
  * Two steps: what happened on the wire becomes an ApiError kind (`kindOfErrorResponse` for an
  * answer, `kindOfNetworkFailure` for no answer), and a kind belongs to one class.

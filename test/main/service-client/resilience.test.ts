@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { HttpTuning } from '../../../src/main/api/http';
+import type { HttpTuning } from '../../../src/main/service-client/http';
 import { MINUTE_MS } from '../../../src/shared/api';
 import { DEMO_DEVICES, baseMinute, hubMinute } from '../../service/harness';
 import { closedPortUrl, rejection, useProxiedService } from './helpers';

@@ -7,20 +7,20 @@ import {
 } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEY_REFUSAL_KINDS } from '../../../src/shared/ipc/constants';
-import { API_ERROR_KINDS, ApiError } from '../../../src/main/api/errors';
+import { API_ERROR_KINDS, ApiError } from '../../../src/main/service-client/errors';
 import {
   classify,
   isTransient,
   isUnreachable,
   kindOfNetworkFailure,
   type FailureClass,
-} from '../../../src/main/api/failures';
-import { createHttpClient } from '../../../src/main/api/http';
-import { retryDelayMs } from '../../../src/main/api/retry';
+} from '../../../src/main/service-client/failures';
+import { createHttpClient } from '../../../src/main/service-client/http';
+import { retryDelayMs } from '../../../src/main/service-client/retry';
 import { closedPortUrl } from './helpers';
 
 /**
- * The one classification of failures (src/main/api/failures.ts): what a failure on the wire
+ * The one classification of failures (src/main/service-client/failures.ts): what a failure on the wire
  * becomes (an ApiError kind), which class that kind is, and so what every part of main does
  * with it. Real failures on loopback where this machine can make them; the error codes of the
  * rest (a far network, a certificate) as Node and undici throw them.

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type ApiErrorKind } from '../../../src/main/api/errors';
-import { parseRetryAfter, retryDelayMs, type RetryPolicy } from '../../../src/main/api/retry';
+import { ApiError, type ApiErrorKind } from '../../../src/main/service-client/errors';
+import {
+  parseRetryAfter,
+  retryDelayMs,
+  type RetryPolicy,
+} from '../../../src/main/service-client/retry';
 
 const NOW = Date.UTC(2026, 9, 1, 8, 0, 0);
 const policy: RetryPolicy = {

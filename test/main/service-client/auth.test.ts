@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, isApiErrorShape, serializeApiError } from '../../../src/main/api/errors';
+import {
+  ApiError,
+  isApiErrorShape,
+  serializeApiError,
+} from '../../../src/main/service-client/errors';
 import { DEMO_DEVICES } from '../../service/harness';
 import { rejection, useProxiedService } from './helpers';
 

@@ -1,8 +1,8 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../src/main/api/client';
-import { ApiError, type ApiErrorKind } from '../../../src/main/api/errors';
-import type { HttpTuning } from '../../../src/main/api/http';
+import { createApiClient, type ApiClient } from '../../../src/main/service-client/client';
+import { ApiError, type ApiErrorKind } from '../../../src/main/service-client/errors';
+import type { HttpTuning } from '../../../src/main/service-client/http';
 import type { ServiceOptions } from '../../../src/service/app';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startService, type RunningService } from '../../service/harness';
