@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { all, get, run, statement, upsert, type Db } from '../../src/node/sql';
+import { all, get, run, statement, upsert, type Db } from '../../src/sqlite/sql';
 
-describe('src/node/sql', () => {
+describe('src/sqlite/sql', () => {
   let db: Db;
   beforeEach(() => {
     db = new Database(':memory:');
