@@ -9,7 +9,7 @@ import { benchDir } from './paths';
  * The units a figure may carry, and which way its target goes: a time, a size or a ratio must
  * stay at most the target; a rate must reach at least it.
  */
-export const UNITS = {
+const UNITS = {
   ms: 'at most',
   MB: 'at most',
   '×': 'at most',

@@ -1,13 +1,13 @@
 import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
 import type { Administration } from './admin/administration';
-import type { ActiveService } from './active-service';
+import type { ActiveService } from './connection/active-service';
 import type { AudioPreparation } from './audio/prepare';
-import type { ShellCapabilities } from './capabilities';
+import type { ShellCapabilities } from './base/capabilities';
 import type { Cache } from './cache';
 import type { ConversationFollower } from './conversations/follow';
 import type { Conversations } from './conversations/conversations';
-import type { DemoClinic } from './demo-clinic';
+import type { DemoClinic } from './accounts/demo-clinic';
 import type { Exports } from './export/exports';
 import type { FollowUps } from './follow-ups/follow-ups';
 import type { Hub } from './hub/hub';
@@ -24,13 +24,16 @@ export interface CoreContext {
   about: { version: string; shell: 'electron' | 'browser' };
   shell: ShellCapabilities;
   accounts: AccountService;
-  /** Deletes a removed account's cache, audio and unfinished exports from this computer. */
+  /**
+   * Deletes what this computer holds of a removed account: its scope closed, then its cache,
+   * audio and unfinished exports (AccountScopes.forget, account-scope.ts).
+   */
   forgetAccountData(accountId: string): Promise<void>;
   demo: DemoClinic;
   emit<E extends EventName>(event: E, payload: IpcEvents[E]): void;
   /** The active account's service: calls, reads with cached data, the connection status. */
   service: Pick<ActiveService, 'call' | 'read' | 'connection'>;
-  /** The active account's cache (opened on first use). */
+  /** The active account's cache (its scope's, opened on first use). */
   cache(): Promise<Cache>;
   /** Where exports go unless the user picks another folder (the folder dialog starts there). */
   defaultExportFolder(): string;
@@ -42,7 +45,8 @@ export interface CoreContext {
   /** A hub record's transcript lines with their times (the record view, export). */
   timedTranscripts: TimedTranscripts;
   conversations: Conversations;
-  conversationFollower: ConversationFollower;
+  /** The active account's follower (its scope's). */
+  conversationFollower: Pick<ConversationFollower, 'follow'>;
   exports: Exports;
   followUps: FollowUps;
   audio: AudioPreparation;

@@ -39,7 +39,7 @@ import {
 
 export const API_PREFIX = '/api';
 export const DEFAULT_PROCESSING_MS = 4000;
-export const DEFAULT_RESOURCES_DIR = fileURLToPath(new URL('../../resources', import.meta.url));
+const DEFAULT_RESOURCES_DIR = fileURLToPath(new URL('../../resources', import.meta.url));
 
 export interface ServiceOptions {
   /** Folder of the SQLite database (created if missing). */

@@ -41,7 +41,7 @@ function saveCredentials(path: string, credentials: DemoCredentials): void {
   renameSync(`${path}.tmp`, path);
 }
 
-export const seedName = (seed: SeedSpec) => (seed.kind === 'demo' ? 'demo' : `scale:${seed.count}`);
+const seedName = (seed: SeedSpec) => (seed.kind === 'demo' ? 'demo' : `scale:${seed.count}`);
 
 export class SeedMismatchError extends Error {}
 

@@ -21,7 +21,7 @@ export interface SearchLabel {
   patientName: string | null;
 }
 
-export interface HitBase {
+interface HitBase {
   snippet: SnippetPart[];
   /** bm25 of its index: lower is better (FTS5 scores are negative). */
   score: number;

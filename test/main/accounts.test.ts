@@ -14,7 +14,7 @@ import {
   SessionSecretStore,
   type SecretStore,
 } from '../../src/main/accounts/secret-store';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import { startService, type RunningService } from '../service/harness';
 import { secretServiceProblem } from '../support/secret-service';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PreparedAudio } from '../../src/shared/ipc';
 import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/recipe';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { streamPathOf } from '../../src/main/audio/partial-file';
+import { streamPathOf } from '../../src/main/audio/audio-cache';
 import { createCore, type Core } from '../../src/main/core';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';

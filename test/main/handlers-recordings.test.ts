@@ -15,7 +15,7 @@ import type {
 } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core, type CoreOptions } from '../../src/main/core';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import { startService, type RunningService } from '../service/harness';
 import { mountSmallDisk } from '../support/small-disk';
 import * as fx from './audio/fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '../../src/shared/ipc';
-import { AppError } from '../../src/main/errors';
+import { AppError } from '../../src/main/base/errors';
 import { createRpcRouter, type RpcHandlers } from '../../src/main/rpc';
 
 const calls: unknown[] = [];

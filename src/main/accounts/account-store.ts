@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AccountRecord } from '../../shared/ipc';
-import { writeFileAtomicSync } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../base/atomic-write';
 
 /** What is remembered of an account between runs. Never the key: that is in the keychain. */
 export type StoredAccount = AccountRecord;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../shared/api';
 import type { AccountSummary } from '../../shared/ipc';
-import { isApiError } from '../api/errors';
-import { AppError } from '../errors';
+import { isApiError } from '../service-client/errors';
+import { AppError } from '../base/errors';
 import type { AccountStore, StoredAccount } from './account-store';
 import { normalizeBaseUrl } from './base-url';
 import { KeychainUnavailableError, type SecretStore } from './secret-store';
@@ -29,12 +29,31 @@ export interface ActiveAccount {
  * there is none, to memory for this session; the account file never holds one.
  */
 export class AccountService {
+  private readonly activeListeners = new Set<(activeId: string | null) => void>();
+
   constructor(
     private readonly store: AccountStore,
     private readonly keychain: SecretStore,
     private readonly session: SecretStore,
     private readonly identify: Identify,
   ) {}
+
+  /**
+   * Calls `listener` with the active account's id (null: none) whenever another account becomes
+   * active: one is added, activated, or the active one removed. Answers the unsubscribe.
+   */
+  onActiveChange(listener: (activeId: string | null) => void): () => void {
+    this.activeListeners.add(listener);
+    return () => this.activeListeners.delete(listener);
+  }
+
+  /** Saves a change of the accounts file and tells the listeners if the active account changed. */
+  private update(change: Parameters<AccountStore['update']>[0]): void {
+    const before = this.store.activeId;
+    this.store.update(change);
+    const after = this.store.activeId;
+    if (after !== before) for (const listener of this.activeListeners) listener(after);
+  }
 
   private secrets(account: StoredAccount): SecretStore {
     return account.keyStorage === 'keychain' ? this.keychain : this.session;
@@ -108,7 +127,7 @@ export class AccountService {
       keyStorage,
       demo: input.demo ?? false,
     };
-    this.store.update((state) => ({
+    this.update((state) => ({
       ...state,
       activeId: id,
       accounts: existing
@@ -130,7 +149,7 @@ export class AccountService {
     const account = this.store.accounts.find((a) => a.id === id);
     if (!account) throw new AppError('not_found', 'That account no longer exists.');
     this.forgetKey(account);
-    this.store.update((state) => {
+    this.update((state) => {
       const accounts = state.accounts.filter((a) => a.id !== id);
       return {
         ...state,
@@ -144,13 +163,13 @@ export class AccountService {
   activate(id: string): AccountSummary[] {
     if (!this.store.accounts.some((a) => a.id === id))
       throw new AppError('not_found', 'That account no longer exists.');
-    this.store.update((state) => ({ ...state, activeId: id }));
+    this.update((state) => ({ ...state, activeId: id }));
     return this.list();
   }
 
   /** Refreshes the remembered identity of an account (organization name, entitlements, expiry). */
   remember(id: string, identity: Identity): void {
-    this.store.update((state) => ({
+    this.update((state) => ({
       ...state,
       accounts: state.accounts.map((a) =>
         a.id === id
@@ -186,7 +205,7 @@ export class AccountService {
 }
 
 /** What to say when an address answers but has no clinic service API, with the likely fix. */
-export function notTheServiceMessage(baseUrl: string): string {
+function notTheServiceMessage(baseUrl: string): string {
   const withApi = /\/api$/.test(baseUrl) ? null : `${baseUrl}/api`;
   return withApi
     ? `There is no clinic service at ${baseUrl}. Service addresses usually end in /api: try ${withApi}.`

@@ -1,6 +1,6 @@
 import { isKeyRefusal, type AccountSummary } from '../../shared/ipc';
-import type { DemoClinic } from '../demo-clinic';
-import { AppError } from '../errors';
+import type { DemoClinic } from './demo-clinic';
+import { AppError } from '../base/errors';
 import type { AccountService } from './accounts';
 
 /**

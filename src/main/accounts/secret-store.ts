@@ -17,7 +17,7 @@ export class KeychainUnavailableError extends Error {
 }
 
 /** The keychain's service name: entries show as "Earmark" in Keychain Access, Credential Manager or Seahorse. */
-export const KEYCHAIN_SERVICE = 'Earmark';
+const KEYCHAIN_SERVICE = 'Earmark';
 
 /**
  * The OS keychain through @napi-rs/keyring: macOS Keychain, Windows Credential Manager, or the

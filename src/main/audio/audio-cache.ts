@@ -1,13 +1,12 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
-import { AudioStream, type StreamProgress } from './audio-stream';
-import { peaksPathOf, type AudioSource } from './download';
+import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
+import { AudioStream, type AudioSource, type StreamProgress } from './audio-stream';
 import { AudioError, fileErrorOf } from './errors';
 import { exists } from './files';
 import { FillScheduler } from './fill-scheduler';
 import { contentTypeForExtension, extensionFor, idForFileName } from './names';
-import { discardPartialFile, PartialFile, streamPathOf } from './partial-file';
+import { discardPartialFile, PartialFile } from './partial-file';
 import { encodePeaks, type Peaks } from './peaks';
 
 /**
@@ -23,14 +22,20 @@ import { encodePeaks, type Peaks } from './peaks';
  * gives each account its own folder.
  */
 
-export const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
+const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
+const STREAM_SUFFIX = '.stream';
+
+/** A partly cached recording's partial file in the cache's files/ folder. */
+export const streamPathOf = (filesDir: string, labelId: string) =>
+  join(filesDir, `.${idForFileName(labelId)}${STREAM_SUFFIX}`);
+const peaksPathOf = (audioPath: string) => `${audioPath}.peaks`;
 const INDEX_VERSION = 1;
 const TOUCH_WRITE_DELAY_MS = 2000;
 
 export interface CachedAudio {
   labelId: string;
   path: string;
-  /** The waveform peaks beside it (peaks.ts), or null (MP4 without ffmpeg). */
+  /** The waveform peaks beside it (peaks.ts), or null (audio other than WAV). */
   peaksPath: string | null;
   contentType: string;
   /** Size of the audio file. */
@@ -54,8 +59,6 @@ export interface AudioCacheOptions {
   folder: string;
   /** Bytes the cache may use (audio and peaks). Default 2 GiB. */
   budgetBytes?: number;
-  /** An ffmpeg binary for the peaks of MP4 audio (peaks.ts findFfmpeg); none by default. */
-  ffmpeg?: string | null;
   /** A streaming file is flushed after this many bytes (default 8 MiB; tests make it small). */
   checkpointBytes?: number;
   /** Partial downloads left older than this are removed at open. Default one day. */
@@ -73,7 +76,6 @@ export type CachedOrStreaming =
   { kind: 'whole'; audio: CachedAudio } | { kind: 'streaming'; stream: AudioStream };
 
 const isAudioName = (name: string) => !name.startsWith('.') && !name.endsWith('.peaks');
-const STREAM_SUFFIX = '.stream';
 
 export class AudioCache {
   private readonly entries = new Map<string, IndexEntry>();
@@ -199,15 +201,17 @@ export class AudioCache {
     source: () => Promise<AudioSource>,
     labelId: string,
   ): Promise<AudioStream> {
-    const file = await PartialFile.open(this.filesDir, labelId);
+    const file = await PartialFile.open(streamPathOf(this.filesDir, labelId), labelId);
     this.partials.delete(labelId);
     const stream = new AudioStream({
       labelId,
       file,
       source,
+      // The player draws a WAV's waveform; the cache has no use for a hash.
+      digest: { sha256: false, peaks: true },
       scheduler: this.scheduler,
       checkpointBytes: this.options.checkpointBytes,
-      publish: (whole, peaks) => this.publish(labelId, whole, peaks),
+      publish: (whole, { peaks }) => this.publish(labelId, whole, peaks),
     });
     this.streams.set(labelId, stream);
     return stream;

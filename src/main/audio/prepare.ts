@@ -1,10 +1,9 @@
 import { type AudioProgress, type PreparedAudio, type Waveform } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { AudioCache, CachedOrStreaming } from './audio-cache';
-import type { AudioStream } from './audio-stream';
-import type { AudioSource } from './download';
+import type { AudioSource, AudioStream } from './audio-stream';
 import { Readable } from 'node:stream';
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 import { AudioError } from './errors';
 import { serveMedia, serveStreamingMedia, type MediaRequest, type MediaResponse } from './media';
 import { readPeaksFile, waveformData } from './peaks';

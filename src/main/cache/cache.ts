@@ -1,6 +1,7 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
+import { workerEntry, type WorkerEntry } from '../base/worker-entry';
 import { openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
@@ -17,6 +18,13 @@ import {
 /** Where an account's cache lives: one SQLite file per account. */
 export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
+
+/** Deletes a closed cache's file with its WAL, shared memory and rollback journal. */
+export async function deleteCacheFiles(file: string): Promise<void> {
+  await Promise.all(
+    ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${file}${suffix}`, { force: true })),
+  );
+}
 
 export interface CacheOptions {
   file: string;
@@ -54,7 +62,7 @@ export interface Cache {
 }
 
 /** A failure inside the cache's thread (SQLite's code when it has one). */
-export class CacheError extends Error {
+class CacheError extends Error {
   readonly code: string | undefined;
   constructor(error: WorkerError) {
     super(error.message);

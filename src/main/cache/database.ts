@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
-import { all, run, type Db } from '../../node/sql';
+import { all, run, type Db } from '../../sqlite/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
-export const CACHE_APPLICATION_ID = 0x45524d4b;
+const CACHE_APPLICATION_ID = 0x45524d4b;
 
 /** A damaged cache moved aside at open, and the user-made data saved from it. */
 export interface CacheRecovery {

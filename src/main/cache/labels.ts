@@ -9,7 +9,7 @@ import {
 } from '../../shared/api';
 import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { all, get, run, type Db } from '../../node/sql';
+import { all, get, run, type Db } from '../../sqlite/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface LabelRow {
@@ -45,7 +45,7 @@ export interface LabelPageResult {
  * (its current transcript is missing or still being generated, or they were last fetched less
  * than `settleMs` after the recording ended), at most once per `refetchBefore`.
  */
-export interface NotesRecheck {
+interface NotesRecheck {
   settleMs: number;
   /** Notes fetched after this time are fresh enough for this run. */
   refetchBefore: number;

@@ -2,7 +2,7 @@ import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
 import { searchReads } from './search';
-import { get, type Db } from '../../node/sql';
+import { get, type Db } from '../../sqlite/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
 import { taskReads, taskWrites } from './tasks';
 
@@ -73,8 +73,6 @@ export type Remote<Table extends Record<string, Query>> = {
 
 export type CacheReader = Remote<typeof READS>;
 export type CacheWriter = Remote<typeof WRITES>;
-export type ReadName = keyof typeof READS;
-export type WriteName = keyof typeof WRITES;
 
 /** Runs a query by name on a connection (the cache's thread, or the main thread when inline). */
 export function runQuery(db: Db, side: 'read' | 'write', name: string, args: unknown[]): unknown {

@@ -1,14 +1,14 @@
 import type { ConversationStatus, RecordType } from '../../shared/api';
 import type { SearchHit, SearchKind, SearchLabel, SnippetPart } from '../../shared/search';
-import { all, type Db } from '../../node/sql';
+import { all, type Db } from '../../sqlite/sql';
 
 /**
  * Full-text search over the cache (FTS5, migration 002). Snippets come back as parts marked hit
  * or not, never as markup: the renderer shows each part as text and styles the hits.
  */
 
-export type { SearchHit, SearchKind, SearchLabel, SnippetPart };
-export const SEARCH_KINDS: readonly SearchKind[] = ['patient', 'note', 'conversation'];
+export type { SearchHit, SnippetPart };
+const SEARCH_KINDS: readonly SearchKind[] = ['patient', 'note', 'conversation'];
 
 export interface SearchOptions {
   /** At most this many hits (1–200, default 20). */

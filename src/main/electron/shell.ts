@@ -4,7 +4,7 @@
 import type * as Electron from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
-import { connectService } from '../service-client';
+import { connectService } from '../service-client/connect';
 import { APP_ID } from './app-id';
 import { folderDialog, folderOpener } from './folders';
 import { registerIpc } from './ipc';

@@ -1,6 +1,6 @@
 import type { BrowserWindowConstructorOptions, Rectangle } from 'electron';
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../base/atomic-write';
 
 export interface WindowState {
   bounds: Rectangle;

@@ -10,17 +10,13 @@ import { timedTranscriptText, type TimedLine } from '../../shared/record/timed-t
 import { toWebVtt } from '../../shared/record/webvtt';
 import { SOAP_NOTE_TYPE } from '../../shared/api/values';
 import { currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { ApiError } from '../api/errors';
-import {
-  discardPartial,
-  downloadLabelAudio,
-  type AudioSource,
-  type DownloadResult,
-} from '../audio/download';
+import { ApiError } from '../service-client/errors';
+import type { AudioSource } from '../audio/audio-stream';
 import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
 import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from '../audio/files';
-import { removeQuietly } from '../fs/atomic-write';
+import { removeQuietly } from '../base/atomic-write';
 import { labelFileStem, safeFileName, withExtension } from '../audio/names';
+import { discardExportPartial, exportAudio, type ExportedAudio } from './export-audio';
 
 /**
  * Exports labels' audio into a folder the user picked: bounded concurrency, per-file and overall
@@ -28,12 +24,12 @@ import { labelFileStem, safeFileName, withExtension } from '../audio/names';
  * speakers where known), its transcript as WebVTT subtitles (.vtt, where line times are known)
  * and its clinical note (.soap.txt); and a manifest (manifest.csv and manifest.json) with each
  * label's id, patient, type, times, and every file written with its size and SHA-256 (the audio's
- * computed while it streamed). A label without audio is a manifest row, not a
+ * read back as it streamed in, export-audio.ts). A label without audio is a manifest row, not a
  * failure of the export; a folder that cannot take files (missing, read-only, full) stops it with
  * a typed error, and no file with a final name is ever partial.
  */
 
-export type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
+type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
 
 export interface ManifestRow {
   labelId: string;
@@ -59,7 +55,7 @@ export interface ManifestRow {
   error: string | null;
 }
 
-export interface ExportFileProgress {
+interface ExportFileProgress {
   labelId: string;
   state: 'waiting' | 'downloading' | ExportStatus;
   bytesDone: number;
@@ -331,14 +327,13 @@ export async function exportLabels(
       const companions = options.transcripts ? await companionsOf(source, label) : [];
       file.state = 'downloading';
       report(file);
-      let audio: DownloadResult | undefined;
+      let audio: ExportedAudio | undefined;
       try {
-        audio = await downloadLabelAudio(source, labelId, {
+        audio = await exportAudio(source, labelId, {
           folder,
           onExists,
-          label,
           // Named by the app, in plain words (patient, time, kind), not by the service's type.
-          name: labelFileStem(label, labelId),
+          stem: labelFileStem(label, labelId),
           companions: companions.map((companion) => companion.extension),
           signal: stop.signal,
           onProgress: ({ bytesDone, bytesTotal }) => {
@@ -347,6 +342,7 @@ export async function exportLabels(
             report(file);
           },
         });
+        file.bytesDone = file.bytesTotal = audio.bytes;
         const fileName = resuming
           ? await adoptIdentical(folder, audio.name, { sha256: audio.sha256 })
           : audio.name;
@@ -375,7 +371,7 @@ export async function exportLabels(
         row[sha256] = sha256Of(text);
       }
     } catch (error) {
-      await discardPartial(folder, labelId).catch(() => undefined);
+      await discardExportPartial(folder, labelId).catch(() => undefined);
       if (stop.signal.aborted && !fatal) {
         row.status = 'cancelled';
       } else if (isAudioError(error, 'file_exists')) {

@@ -8,11 +8,11 @@ import {
   type UnfinishedExport,
 } from '../../shared/ipc';
 import type { AccountService } from '../accounts/accounts';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { Cache } from '../cache';
-import type { ShellCapabilities } from '../capabilities';
-import { AppError, invalidInput } from '../errors';
-import type { ServiceClient } from '../service-client';
+import type { ShellCapabilities } from '../base/capabilities';
+import { AppError, invalidInput } from '../base/errors';
+import type { ServiceClient } from '../service-client/connect';
 import type { TimedTranscripts } from '../recordings/timed-transcripts';
 import type { ExportSource } from './export';
 import { ExportFolders } from './folders';

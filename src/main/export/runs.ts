@@ -5,8 +5,7 @@ import type {
   ExportSummary,
   UnfinishedExport,
 } from '../../shared/ipc';
-import { AppError } from '../errors';
-import { discardPartial } from '../audio/download';
+import { AppError } from '../base/errors';
 import {
   exportLabels,
   type ExportOptions,
@@ -14,8 +13,9 @@ import {
   type ExportSource,
   type ManifestRow,
 } from './export';
+import { discardExportPartial } from './export-audio';
 import { folderProblem } from './folders';
-import { removeQuietly, removeStaleTemporaries } from '../fs/atomic-write';
+import { removeQuietly, removeStaleTemporaries } from '../base/atomic-write';
 
 /** When this process started: temporary files older than that are a crash's leftovers. */
 const STARTED_AT = performance.timeOrigin;
@@ -158,7 +158,8 @@ export class ExportRuns {
     const { header, rows } = await this.journal.load(journalId);
     const finished = new Set(rows.map((row) => row.labelId));
     for (const labelId of header.labelIds) {
-      if (!finished.has(labelId)) await discardPartial(header.folder, labelId).catch(() => {});
+      if (!finished.has(labelId))
+        await discardExportPartial(header.folder, labelId).catch(() => {});
     }
     await removeStaleTemporaries(header.folder, STARTED_AT);
     await this.journal.remove(journalId);

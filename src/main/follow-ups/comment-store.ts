@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Comment } from '../../shared/api';
-import { writeFileAtomicSync } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../base/atomic-write';
 
 /**
  * Comments as the file keeps them, per account and task. Files written by earlier versions also

@@ -1,15 +1,15 @@
 import type { Comment, Task, TaskBoard } from '../../shared/api';
 import type { BoardView, ChannelInput, GroupFollowUps, Sourced } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
-import { isApiError } from '../api/errors';
+import type { ActiveService } from '../connection/active-service';
+import { isApiError } from '../service-client/errors';
 import type { Cache } from '../cache';
-import type { ServiceClient } from '../service-client';
+import type { ServiceClient } from '../service-client/connect';
 import { boardConflictOf, BoardConflictError } from './board-conflict';
 import type { CommentStore } from './comment-store';
 
 /** A board's tasks are read whole, a page of this many at a time, up to MAX_TASKS. */
 const PAGE_SIZE = 1000;
-export const MAX_TASKS = 5000;
+const MAX_TASKS = 5000;
 
 const isNotFound = (error: unknown) => isApiError(error) && error.kind === 'not_found';
 

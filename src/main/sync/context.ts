@@ -1,4 +1,4 @@
-import type { CallOptions } from '../api/http';
+import type { CallOptions } from '../service-client/http';
 import type { RateGate } from './gate';
 import type { NotesQueue } from './notes-queue';
 import type { SyncDeps, SyncPhase, SyncProgress, SyncTuning } from './types';

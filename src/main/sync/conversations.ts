@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES } from '../../shared/api';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import type { RunContext } from './context';
 
 /**
@@ -10,9 +10,9 @@ import type { RunContext } from './context';
  * deletes what the service no longer lists.
  */
 
-export const CONVERSATIONS_STREAM = 'conversations';
+const CONVERSATIONS_STREAM = 'conversations';
 
-export interface ConversationsState {
+interface ConversationsState {
   /** The walk under way (when it began), or null between walks. */
   walk: number | null;
   pageToken: string | null;

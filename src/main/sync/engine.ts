@@ -1,4 +1,5 @@
-import { ApiError, isApiError, serializeApiError } from '../api/errors';
+import { ApiError, isApiError, serializeApiError } from '../service-client/errors';
+import { classify } from '../service-client/failures';
 import type { CacheReader } from '../cache';
 import { ProgressTracker, type RunContext, type Tuning } from './context';
 import { walkConversations } from './conversations';
@@ -28,15 +29,13 @@ export const SYNC_DEFAULTS: Omit<Tuning, 'now' | 'sleep'> = {
   writeBatch: 100,
 };
 
-export const STATUS_STREAM = 'sync.status';
+const STATUS_STREAM = 'sync.status';
 
 /** Resumed notes queued at the start of a run, at most (the rest wait for the next run). */
 const RESUME_LIMIT = 1_000_000;
 
 /** Kinds that say the key may not read a stream at all: skip it rather than fail the run. */
 const NOT_ALLOWED = new Set(['scope_missing', 'entitlement_missing']);
-/** The service cannot be reached (after the client's own retries). */
-const UNREACHABLE = new Set(['offline', 'timeout']);
 
 export interface SyncEngine {
   /**
@@ -62,10 +61,10 @@ function outcomeOf(
   cancelled: boolean,
 ): { outcome: SyncOutcome; error?: SyncError } {
   if (failure === undefined) return { outcome: 'complete' };
-  if (cancelled || (isApiError(failure) && failure.kind === 'cancelled'))
-    return { outcome: 'cancelled' };
-  if (isApiError(failure) && UNREACHABLE.has(failure.kind))
-    return { outcome: 'offline', error: errorOf(failure) };
+  const failed = classify(failure);
+  if (cancelled || failed === 'cancelled') return { outcome: 'cancelled' };
+  // The service cannot be reached (after the client's own retries): the run waits for the next.
+  if (failed === 'unreachable') return { outcome: 'offline', error: errorOf(failure) };
   return { outcome: 'failed', error: errorOf(failure) };
 }
 

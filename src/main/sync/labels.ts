@@ -1,5 +1,5 @@
 import type { Label, LabelListQuery } from '../../shared/api';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import type { RunContext } from './context';
 import type { NotesQueue } from './notes-queue';
 

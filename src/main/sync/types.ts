@@ -1,5 +1,5 @@
-import type { ApiClient } from '../api/client';
-import type { ApiErrorShape } from '../api/errors';
+import type { ApiClient } from '../service-client/client';
+import type { ApiErrorShape } from '../service-client/errors';
 import type { CacheReader, CacheWriter } from '../cache';
 
 /** What a sync works with: an account's cache and a client of its service. */

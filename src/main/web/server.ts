@@ -13,11 +13,11 @@ import {
 } from '../../shared/ipc';
 import { sendMedia } from '../audio/media';
 import type { Core } from '../core';
-import { contentSecurityPolicy, rendererHeaders } from '../csp';
-import { readStatic } from '../static-files';
+import { contentSecurityPolicy, rendererHeaders } from '../shell/csp';
+import { readStatic } from '../shell/static-files';
 import { CAPABILITY_PARAM, type MediaCapabilities } from './media-capability';
 
-export const RPC_PATH = '/rpc';
+const RPC_PATH = '/rpc';
 /**
  * The largest WebSocket message taken. The contract's largest valid input (followUps.addTasks:
  * 100 tasks with every field at its limit) is about 11.5 MB of JSON; a test keeps the cap above

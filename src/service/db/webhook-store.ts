@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERIES_RETURNED, type Delivery, type Webhook } from '../../shared/api';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../sqlite/sql';
 import type { ServiceDatabase } from './database';
 
 export interface WebhookRow {

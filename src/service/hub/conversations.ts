@@ -65,7 +65,7 @@ export const conversationView = (row: ConversationRow, withRanges: boolean): Con
     : toConversation(row);
 
 /** The seed's conversation view of a stored row (§2.5); transcriptState is ours (see the contract). */
-export function toConversation(row: ConversationRow): Conversation {
+function toConversation(row: ConversationRow): Conversation {
   const base = {
     conversationId: row.id,
     deviceId: row.device_id,
@@ -135,11 +135,7 @@ export function previewOf(minutes: readonly MinuteRow[]): Preview {
 }
 
 /** The audio of [startMs, endMs) of a device: its recorded clips in place, silence elsewhere. */
-export function recipeOfRange(
-  minutes: readonly MinuteRow[],
-  startMs: number,
-  endMs: number,
-): AudioRecipe {
+function recipeOfRange(minutes: readonly MinuteRow[], startMs: number, endMs: number): AudioRecipe {
   const samplesPerMs = HUB_SAMPLE_RATE / 1000;
   const clips: [string, number][] = [];
   for (const minute of minutes) {
@@ -154,12 +150,12 @@ export function recipeOfRange(
   };
 }
 
-export type ProcessingOutcome =
+type ProcessingOutcome =
   | { status: 'UPLOADED'; transcript: string; recipe: AudioRecipe }
   | { status: 'FILTERED' | 'FAILED'; reason: string };
 
 /** What processing makes of a conversation's minutes. */
-export function processingOutcome(
+function processingOutcome(
   minutes: readonly MinuteRow[],
   startMs: number,
   endMs: number,

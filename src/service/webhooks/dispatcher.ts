@@ -27,7 +27,7 @@ export const DEFAULT_WEBHOOK_BACKOFF_MS: readonly number[] = [
 /** How long a receiver has to answer (the seed does not show its value). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** Each retry waits its backoff times a random factor in [1 - JITTER, 1 + JITTER]. */
-export const BACKOFF_JITTER = 0.1;
+const BACKOFF_JITTER = 0.1;
 
 /** Events up to this sequence number have been queued (written by the migration to version 2). */
 const FANOUT_CURSOR_KEY = 'webhook-fanout-seq';

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DeviceId, EpochMs, Nullable, StringEnum, Uuid } from './common';
 import { CONVERSATION_PAGE_MAX_SIZE, CONVERSATION_STATUSES, TRANSCRIPT_STATES } from './values';
 
-export const ConversationStatusSchema = StringEnum(CONVERSATION_STATUSES);
+const ConversationStatusSchema = StringEnum(CONVERSATION_STATUSES);
 export const Conversation = Type.Object({
   conversationId: Type.String(),
   deviceId: DeviceId,

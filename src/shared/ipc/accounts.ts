@@ -28,7 +28,7 @@ export interface AccountSummary extends AccountRecord {
   active: boolean;
 }
 
-export type DiagnosticStep = 'identity' | 'devices' | 'conversations';
+type DiagnosticStep = 'identity' | 'devices' | 'conversations';
 
 export interface DiagnosticCheck {
   step: DiagnosticStep;

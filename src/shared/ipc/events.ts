@@ -36,5 +36,6 @@ const EVENT_TABLE = {
 
 export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];
 
+/** Whether a name from the other side of a boundary is one of the contract's events. */
 export const isEventName = (name: unknown): name is EventName =>
   typeof name === 'string' && Object.hasOwn(EVENT_TABLE, name);

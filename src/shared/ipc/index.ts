@@ -35,7 +35,7 @@ export const IPC_CHANNELS = {
 export * from './constants';
 export * from './results';
 export * from './events';
-export type { Channel, ChannelTable, TableInput, TableOutput } from './channel';
+export type { ChannelTable, TableInput, TableOutput } from './channel';
 export * from './app';
 export * from './accounts';
 export * from './hub';

@@ -17,7 +17,7 @@ export interface HandOff {
   locale?: string;
 }
 
-export function handOffWhen({ fromMs, toMs, timeZone, locale }: HandOff): string {
+function handOffWhen({ fromMs, toMs, timeZone, locale }: HandOff): string {
   const day = new Intl.DateTimeFormat(locale, {
     weekday: 'short',
     day: 'numeric',

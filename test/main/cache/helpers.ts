@@ -49,7 +49,7 @@ export function label(
 }
 
 /** The full-text indexes of the cache (migration 002). */
-export const FTS_INDEXES = ['notes_fts', 'history_fts', 'patients_fts', 'conversations_fts'];
+const FTS_INDEXES = ['notes_fts', 'history_fts', 'patients_fts', 'conversations_fts'];
 
 /**
  * FTS5's own check of every index, including that it matches its content table row for row

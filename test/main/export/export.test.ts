@@ -10,7 +10,7 @@ import {
   type ExportProgress,
   type ManifestRow,
 } from '../../../src/main/export/export';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from '../audio/fixtures';
 
 const env = useProxiedService();
