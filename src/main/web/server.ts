@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -16,6 +16,7 @@ import type { Core } from '../core';
 import { contentSecurityPolicy, rendererHeaders } from '../csp';
 import { readStatic } from '../static-files';
 import { CAPABILITY_PARAM, type MediaCapabilities } from './media-capability';
+import { sameSecret } from './same-secret';
 
 export const RPC_PATH = '/rpc';
 /**
@@ -42,9 +43,6 @@ export interface WebShell {
   port: number;
   close(): Promise<void>;
 }
-
-const sameSecret = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The token the page offers among its WebSocket subprotocols (`earmark-token.<token>`). */
 function offeredToken(request: IncomingMessage): string | undefined {
