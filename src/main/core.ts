@@ -160,6 +160,8 @@ export function createCore(options: CoreOptions): Core {
     );
     await rm(join(options.dataDir, 'audio', accountId), { recursive: true, force: true });
     await exports.forgetAccount(accountId);
+    context.followUps.forgetAccount(accountId);
+    await options.forgetAccount?.(accountId);
   }
 
   const audio = new AudioPreparation({

@@ -7,6 +7,7 @@ import { createCore } from '../core';
 import { defaultDataDir } from '../paths';
 import { guardProcess } from '../process-guard';
 import { keepFilesPrivate } from '../private-files';
+import { browserProfileDir, forgetCachedMedia } from './browser-profile';
 import { findChromium } from './chromium';
 import { browserArguments, writeLaunchPage, type LaunchPage } from './launch-page';
 import { MediaCapabilities } from './media-capability';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   keepFilesPrivate();
   const dataDir = resolve(values.data ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const profileDir = browserProfileDir(dataDir);
   ensureRendererBuilt();
 
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -77,6 +79,9 @@ async function main(): Promise<void> {
     openFolder: open,
     demoDialect,
     mediaUrl: media.urlOf,
+    forgetAccount: async () => {
+      await forgetCachedMedia(profileDir);
+    },
   });
   if (values.demo) {
     const opened = await core.rpc.invoke('accounts.openDemo', {});
@@ -90,7 +95,7 @@ async function main(): Promise<void> {
     const chromium = findChromium();
     if (chromium) {
       launchPage = writeLaunchPage(dataDir, shell.url);
-      spawn(chromium, browserArguments(launchPage.url, join(dataDir, 'browser-shell-profile')), {
+      spawn(chromium, browserArguments(launchPage.url, profileDir), {
         stdio: 'ignore',
         detached: true,
       }).unref();
