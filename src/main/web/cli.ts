@@ -9,7 +9,12 @@ import { guardProcess } from '../process-guard';
 import { keepFilesPrivate } from '../private-files';
 import { browserProfileDir, forgetCachedMedia } from './browser-profile';
 import { findChromium } from './chromium';
-import { browserArguments, writeLaunchPage, type LaunchPage } from './launch-page';
+import {
+  browserArguments,
+  removeStaleLaunchPage,
+  writeLaunchPage,
+  type LaunchPage,
+} from './launch-page';
 import { MediaCapabilities } from './media-capability';
 import { startWebShell } from './server';
 import { systemOpener } from './system-open';
@@ -62,6 +67,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(values.data ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const profileDir = browserProfileDir(dataDir);
+  removeStaleLaunchPage(dataDir);
   ensureRendererBuilt();
 
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -87,10 +93,17 @@ async function main(): Promise<void> {
     const opened = await core.rpc.invoke('accounts.openDemo', {});
     if (!opened.ok) process.stderr.write(`The demo clinic did not open: ${opened.error.message}\n`);
   }
-  const shell = await startWebShell({ core, media, rendererDir, port: Number(values.port) });
+  let launchPage: LaunchPage | undefined;
+  // The launch page has done its work once the browser has come to the app: it goes at once.
+  const shell = await startWebShell({
+    core,
+    media,
+    rendererDir,
+    port: Number(values.port),
+    opened: () => launchPage?.remove(),
+  });
   process.stdout.write(`${JSON.stringify({ url: shell.url })}\n`);
 
-  let launchPage: LaunchPage | undefined;
   if (!values['no-open']) {
     const chromium = findChromium();
     if (chromium) {
@@ -112,6 +125,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
 }
 
 main().catch((error: unknown) => {

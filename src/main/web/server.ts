@@ -35,6 +35,8 @@ export interface WebShellOptions {
   /** The built renderer (out/renderer). */
   rendererDir: string;
   port?: number;
+  /** Called once, when a page first comes with this launch's token (the app has been opened). */
+  opened?: () => void;
 }
 
 export interface WebShell {
@@ -91,6 +93,12 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   };
 
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  let openedOnce = false;
+  const opened = () => {
+    if (openedOnce) return;
+    openedOnce = true;
+    options.opened?.();
+  };
 
   // One request's failure answers that request only: the process (core, sync, exports) goes on.
   const server = createServer((request, response) => {
@@ -115,6 +123,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     const offered = url.searchParams.get('token');
     if (offered !== null && !sameSecret(offered, token))
       return deny(response, 401, 'Wrong token. Open Earmark from the address it printed.');
+    if (offered !== null) opened();
     if (url.pathname.startsWith(`/${MEDIA_PATH_PREFIX}`)) {
       const labelId = url.pathname.slice(MEDIA_PATH_PREFIX.length + 1);
       if (!options.media.allows(labelId, url.searchParams.get(CAPABILITY_PARAM)))
