@@ -17,6 +17,7 @@ import { Conversations } from './conversations/conversations';
 import { ConversationRanges } from './conversations/ranges';
 import { ConversationFollower } from './conversations/follow';
 import type { ServiceDialect } from '../service/app';
+import { makeOwnerOnly } from '../node/private-files';
 import { DemoClinic } from './demo-clinic';
 import { Exports } from './export/exports';
 import { CommentStore } from './follow-ups/comment-store';
@@ -81,6 +82,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export function createCore(options: CoreOptions): Core {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  void makeOwnerOnly(options.dataDir); // what earlier versions made before the umask
   const connect = options.connect ?? connectService;
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeOwnerOnly } from '../node/private-files';
 import { DEFAULT_PROCESSING_MS } from './app';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from './http/rate-limit';
 import { openSandbox, SeedMismatchError, type Sandbox, type SeedSpec } from './sandbox';
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
   );
   if (webhookTimeoutMs === 0) fail('--webhook-timeout-ms must be above 0.');
 
+  // What an earlier version made before it set the umask: owner-only too.
+  await makeOwnerOnly(dataDir);
   let sandbox: Sandbox;
   try {
     sandbox = await openSandbox({
