@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { MEDIA_PATH_PREFIX, type EventName, type IpcEvents } from '../shared/ipc';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
+import { keychainCredentials } from './accounts/demo-credentials';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
 import { ActiveService } from './active-service';
 import { Administration } from './admin/administration';
@@ -91,9 +92,10 @@ export function createCore(options: CoreOptions): Core {
       (listener as (p: IpcEvents[E]) => void)(payload);
   };
 
+  const keychain = options.keychain ?? new KeychainSecretStore();
   const accounts = new AccountService(
     new AccountStore(join(options.dataDir, 'accounts.json')),
-    options.keychain ?? new KeychainSecretStore(),
+    keychain,
     new SessionSecretStore(),
     async (baseUrl, apiKey) => {
       const client = connect(baseUrl, apiKey);
@@ -106,8 +108,10 @@ export function createCore(options: CoreOptions): Core {
   );
   const activeAccountId = () => accounts.active().account.id;
   const organizationId = () => accounts.active().account.organizationId;
+  const demoDir = join(options.dataDir, 'demo-service');
   const demo = new DemoClinic({
-    dataDir: join(options.dataDir, 'demo-service'),
+    dataDir: demoDir,
+    credentials: keychainCredentials(keychain, demoDir),
     processingMs: options.demoProcessingMs,
     dialect: options.demoDialect,
     resourcesDir: options.resourcesDir,

@@ -184,6 +184,17 @@ export class AccountService {
     );
   }
 
+  /** The demo account's key, where this computer still has one. */
+  demoKey(): string | undefined {
+    const demo = this.store.accounts.find((account) => account.demo);
+    if (!demo) return undefined;
+    try {
+      return this.secrets(demo).get(demo.id);
+    } catch {
+      return undefined;
+    }
+  }
+
   activate(id: string): AccountSummary[] {
     if (!this.store.accounts.some((a) => a.id === id))
       throw new AppError('not_found', 'That account no longer exists.');
