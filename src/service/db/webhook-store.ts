@@ -163,6 +163,17 @@ export class WebhookStore {
     );
   }
 
+  /** Whether any delivery to the webhook is queued (due, waiting for a retry, or leased). */
+  hasQueued(webhookId: string): boolean {
+    return (
+      get<{ one: number }>(
+        this.db,
+        'SELECT 1 AS one FROM webhook_queue WHERE webhook_id = ? LIMIT 1',
+        webhookId,
+      ) !== undefined
+    );
+  }
+
   nextDueMs(): number | undefined {
     const row = get<{ due: number | null }>(
       this.db,
