@@ -1,5 +1,6 @@
+import { filesHolding } from '../support/files';
 import { announceSkip } from '../support/skip';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,24 +21,6 @@ import {
 } from './support';
 
 const problem = announceSkip('the tests of test/e2e/account-removal.test.ts', chromiumProblem());
-
-/** Every file under `root`. */
-const filesUnder = (root: string): string[] =>
-  readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-
-/** The files under `root` holding any of `needles`. */
-const holding = (root: string, needles: Buffer[]): string[] =>
-  filesUnder(root).filter((file) => {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      return false; // a socket or a file Chromium removed meanwhile
-    }
-    return needles.some((needle) => bytes.includes(needle));
-  });
 
 /**
  * Removing an account leaves nothing of it in the data folder (issue 26), the browser shell's
@@ -138,9 +121,9 @@ describe.skipIf(problem !== undefined)('removing an account in the browser shell
     // Bytes of the recording well past its header, and the address it was played from.
     const needles = [recording.subarray(20_000, 20_064), Buffer.from(`media/${label!.id}`)];
     const profile = browserProfileDir(dataDir);
-    await expect.poll(() => holding(profile, needles), { timeout: 20_000 }).not.toEqual([]);
+    await expect.poll(() => filesHolding(profile, needles), { timeout: 20_000 }).not.toEqual([]);
 
     await invoke('accounts.remove', { accountId: account.id });
-    expect(holding(dataDir, [...needles, Buffer.from(account.id)])).toEqual([]);
+    expect(filesHolding(dataDir, [...needles, Buffer.from(account.id)])).toEqual([]);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task, TaskBoard } from '../../src/shared/api';
@@ -10,20 +10,8 @@ import { createCore, type Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { until } from '../service/poll';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import { filesHolding } from '../support/files';
 import * as fx from './audio/fixtures';
-
-/** Every file under `root`. */
-const filesUnder = (root: string): string[] =>
-  readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-
-/** The files under `root` that hold any of `needles` (as UTF-8 bytes). */
-const holding = (root: string, needles: string[]): string[] =>
-  filesUnder(root).filter((file) => {
-    const bytes = readFileSync(file);
-    return needles.some((needle) => bytes.includes(Buffer.from(needle)));
-  });
 
 /**
  * Removing an account (issues 19 and 26): what this computer held of it — its cache with the WAL,
@@ -94,7 +82,7 @@ describe('removing an account', () => {
     });
     const remark = `Owner asked about the biopsy ${randomUUID()}`;
     await call('followUps.comment', { taskId: task!.id, body: remark });
-    expect(holding(dataDir, [remark])).not.toEqual([]);
+    expect(filesHolding(dataDir, [remark])).not.toEqual([]);
 
     // An export of its recordings, still running: each recording's details and audio answer
     // only after a long pause.
@@ -104,6 +92,8 @@ describe('removing an account', () => {
     const pauseMs = 30_000;
     proxy.inject({ kind: 'delay', ms: pauseMs }, 20, { path: /^\/labels\/[^/]+(\/audio)?$/ });
     const exportId = randomUUID();
+    const detailsAsked = () => proxy.seen({ path: /^\/labels\/[^/]+$/ }).length;
+    const askedBefore = detailsAsked();
     const exported = core.rpc.invoke('export.run', {
       exportId,
       folderId,
@@ -113,9 +103,13 @@ describe('removing an account', () => {
     });
     // Under way: its journal names the account.
     await until(
-      () => existsSync(join(dataDir, 'exports')) && holding(join(dataDir, 'exports'), [account.id]),
+      () =>
+        existsSync(join(dataDir, 'exports')) &&
+        filesHolding(join(dataDir, 'exports'), [account.id]),
       (found) => Array.isArray(found) && found.length > 0,
     );
+    // …and waiting on the service: a recording's details asked, its answer paused.
+    await until(detailsAsked, (asked) => asked > askedBefore);
 
     const removedAt = Date.now();
     await call('accounts.remove', { accountId: account.id });
@@ -134,7 +128,7 @@ describe('removing an account', () => {
     ).toEqual([]);
     expect(existsSync(audioFolder)).toBe(false);
     // Nothing under the data folder names it or holds what it read or wrote.
-    expect(holding(dataDir, [account.id, remark, ...labelIds])).toEqual([]);
+    expect(filesHolding(dataDir, [account.id, remark, ...labelIds])).toEqual([]);
     // The other account keeps what it had.
     expect(existsSync(cacheFileOf(dataDir, other.id))).toBe(true);
   }, 90_000);

@@ -1,5 +1,5 @@
 import { announceSkip } from '../support/skip';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSummary } from '../../src/shared/ipc';
@@ -7,6 +7,7 @@ import { demoCredentialsEntry } from '../../src/main/accounts/demo-credentials';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
+import { filesHolding } from '../support/files';
 import { secretServiceProblem } from '../support/secret-service';
 import { tempFolder } from './audio/fixtures';
 
@@ -14,16 +15,6 @@ const problem = announceSkip(
   'the tests of test/main/demo-credentials.test.ts',
   secretServiceProblem(),
 );
-
-/** The files under `root` holding any of `needles`. */
-const holding = (root: string, needles: string[]): string[] =>
-  readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => {
-      const bytes = readFileSync(file);
-      return needles.some((needle) => bytes.includes(Buffer.from(needle)));
-    });
 
 /**
  * The embedded demo clinic's credentials (issue 26): its keys and its admin's password are kept
@@ -78,7 +69,7 @@ describe.skipIf(problem !== undefined)('the demo clinic’s credentials', () => 
       credentials.labelsOnly.apiKey,
       credentials.admin.password,
     ];
-    expect(holding(dataDir, secrets)).toEqual([]);
+    expect(filesHolding(dataDir, secrets)).toEqual([]);
   });
 
   it('open the demo again after a restart, as the same account', async () => {
@@ -92,7 +83,7 @@ describe.skipIf(problem !== undefined)('the demo clinic’s credentials', () => 
     const opened = await open(empty);
     try {
       await works();
-      expect(holding(dataDir, [credentials.admin.password])).toEqual([]);
+      expect(filesHolding(dataDir, [credentials.admin.password])).toEqual([]);
     } finally {
       empty.delete(opened.id);
     }
@@ -105,7 +96,7 @@ describe.skipIf(problem !== undefined)('the demo clinic’s credentials', () => 
     writeFileSync(join(demoDir, 'credentials.json'), JSON.stringify(credentials), { mode: 0o600 });
     await open(keychain);
     await works();
-    expect(holding(dataDir, [credentials.admin.password])).toEqual([]);
+    expect(filesHolding(dataDir, [credentials.admin.password])).toEqual([]);
     expect(JSON.parse(keychain.get(demoCredentialsEntry(demoDir))!)).toEqual(credentials);
   }, 60_000);
 });

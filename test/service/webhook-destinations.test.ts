@@ -95,13 +95,19 @@ describe('webhooks on a service with the default policy', () => {
     await new Promise((resolve) => listener.close(resolve));
   });
 
-  it('refuses to create one for this machine with a 400 naming the rule, and sends nothing', async () => {
+  /** The admin's session cookie: only a session may create webhooks. */
+  const sessionCookie = async () => {
     const { admin } = svc.credentials;
     const login = await svc.call('/auth/login', {
       method: 'POST',
       json: { email: admin.email, password: admin.password },
     });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    return login.headers.get('set-cookie')!.split(';')[0]!;
+  };
+
+  it('refuses to create one for this machine with a 400 naming the rule, and sends nothing', async () => {
+    const { admin } = svc.credentials;
+    const cookie = await sessionCookie();
     const port = (listener.address() as AddressInfo).port;
     for (const url of [`http://127.0.0.1:${port}/hook`, `http://[::1]:${port}/hook`]) {
       const response = await svc.call(`/organizations/${admin.organizationId}/webhooks`, {
@@ -119,11 +125,7 @@ describe('webhooks on a service with the default policy', () => {
 
   it('says a name is not public without naming the address it resolved to', async () => {
     const { admin } = svc.credentials;
-    const login = await svc.call('/auth/login', {
-      method: 'POST',
-      json: { email: admin.email, password: admin.password },
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await sessionCookie();
     const port = (listener.address() as AddressInfo).port;
     const response = await svc.call(`/organizations/${admin.organizationId}/webhooks`, {
       method: 'POST',
