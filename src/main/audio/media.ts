@@ -109,13 +109,13 @@ export async function serveMedia(request: MediaRequest, file: MediaFile): Promis
   try {
     handle = await open(file.path, 'r');
   } catch {
-    return { status: 404, headers: base, body: null };
+    return { status: 404, headers: { ...base }, body: null };
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) {
       await handle.close();
-      return { status: 404, headers: base, body: null };
+      return { status: 404, headers: { ...base }, body: null };
     }
     const size = info.size;
     const etag = etagOf(size, info.mtimeMs);

@@ -96,7 +96,7 @@ export class AudioPreparation {
           body: Readable.from([`${error.message}\n`]),
         };
       }
-      return { status: 404, headers: MEDIA_HEADERS, body: null };
+      return { status: 404, headers: { ...MEDIA_HEADERS }, body: null };
     }
     if (found.kind === 'whole') return serveMedia(request, { path: found.audio.path });
     return serveStreamingMedia(request, found.stream);
