@@ -36,7 +36,7 @@ export function keychainCredentials(keychain: SecretStore, demoDir: string): Cre
       try {
         stored = keychain.get(entry);
       } catch {
-        return inMemory;
+        // No keychain now: what this run kept, or an earlier version's file (left in place).
       }
       if (stored !== undefined) return JSON.parse(stored) as DemoCredentials;
       const earlier = credentialsFile(demoDir).read();
