@@ -4,6 +4,7 @@ import { MEDIA_PATH_PREFIX, type EventName, type IpcEvents } from '../shared/ipc
 import { AccountScopes } from './account-scope';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
+import { keychainCredentials } from './accounts/demo-credentials';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
 import { ActiveService } from './connection/active-service';
 import { Administration } from './admin/administration';
@@ -16,6 +17,7 @@ import { Conversations } from './conversations/conversations';
 import { ConversationRanges } from './conversations/ranges';
 import type { ServiceDialect } from '../service/app';
 import { DemoClinic } from './accounts/demo-clinic';
+import { makeOwnerOnly } from '../node-common/private-files';
 import { Exports } from './export/exports';
 import { CommentStore } from './follow-ups/comment-store';
 import { FollowUps } from './follow-ups/follow-ups';
@@ -83,6 +85,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export function createCore(options: CoreOptions): Core {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  void makeOwnerOnly(options.dataDir); // what earlier versions made before the umask
   const connect = options.connect ?? connectService;
   const closables = new Closables();
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -91,9 +94,10 @@ export function createCore(options: CoreOptions): Core {
       (listener as (p: IpcEvents[E]) => void)(payload);
   };
 
+  const keychain = options.keychain ?? new KeychainSecretStore();
   const accounts = new AccountService(
     new AccountStore(join(options.dataDir, 'accounts.json')),
-    options.keychain ?? new KeychainSecretStore(),
+    keychain,
     new SessionSecretStore(),
     async (baseUrl, apiKey) => {
       const client = connect(baseUrl, apiKey);
@@ -106,8 +110,10 @@ export function createCore(options: CoreOptions): Core {
   );
   const activeAccountId = () => accounts.active().account.id;
   const organizationId = () => accounts.active().account.organizationId;
+  const demoDir = join(options.dataDir, 'demo-service');
   const demo = new DemoClinic({
-    dataDir: join(options.dataDir, 'demo-service'),
+    dataDir: demoDir,
+    credentials: keychainCredentials(keychain, demoDir),
     processingMs: options.demoProcessingMs,
     dialect: options.demoDialect,
     resourcesDir: options.resourcesDir,
@@ -157,6 +163,12 @@ export function createCore(options: CoreOptions): Core {
   const exportFolder = () => options.exportFolder ?? defaultExportFolder();
   const hub = new Hub({ service, cache, organizationId, ranges });
   const timedTranscripts = new TimedTranscripts(hub);
+  const followUps = new FollowUps({
+    service,
+    cache,
+    comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
+    accountId: activeAccountId,
+  });
   const exports = new Exports({
     journalFolder: join(options.dataDir, 'exports'),
     accounts,
@@ -177,8 +189,14 @@ export function createCore(options: CoreOptions): Core {
     emit,
     syncEnded: (result) => service.syncEnded(result),
     resumeAudio: () => audio.resumePartials(),
-    // What removing an account deletes besides its cache and audio.
-    holders: [exports],
+    // What removing an account deletes besides its cache and audio: its running exports and
+    // their journals, its follow-up comments, and what the hosting shell keeps of it (the
+    // browser shell's Chromium cache).
+    holders: [
+      exports,
+      { forgetAccount: async (accountId) => followUps.forgetAccount(accountId) },
+      { forgetAccount: async (accountId) => options.forgetAccount?.(accountId) },
+    ],
     log,
   });
   closables.add('the account', () => scopes.close());
@@ -203,12 +221,7 @@ export function createCore(options: CoreOptions): Core {
     conversations,
     conversationFollower: { follow: (ref) => scopes.active().follower.follow(ref) },
     exports,
-    followUps: new FollowUps({
-      service,
-      cache,
-      comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
-      accountId: activeAccountId,
-    }),
+    followUps,
     audio,
     administration: new Administration({ accounts, service }),
   };

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startElectronShell } from './electron/shell';
 import { guardProcess } from './shell/process-guard';
-import { keepFilesPrivate } from './shell/private-files';
+import { keepFilesPrivate } from '../node-common/private-files';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { keepFilesPrivate, makeOwnerOnly } from '../node-common/private-files';
 import { DEFAULT_PROCESSING_MS } from './app';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from './http/rate-limit';
 import { openSandbox, SeedMismatchError, type Sandbox, type SeedSpec } from './sandbox';
@@ -54,7 +55,7 @@ function parseSeed(value: string | undefined): SeedSpec | undefined {
 
 async function main(): Promise<void> {
   // Its database holds clinical data and webhook secrets: readable by this user only.
-  process.umask(0o077);
+  keepFilesPrivate();
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
   );
   if (webhookTimeoutMs === 0) fail('--webhook-timeout-ms must be above 0.');
 
+  // What an earlier version made before it set the umask: owner-only too.
+  await makeOwnerOnly(dataDir);
   let sandbox: Sandbox;
   try {
     sandbox = await openSandbox({

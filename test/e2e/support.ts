@@ -50,13 +50,30 @@ export interface ShellProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `npm run web` (the browser shell) and waits for its first line: {"url": ...}. */
-export function startShellProcess(args: string[]): Promise<ShellProcess> {
+/**
+ * Starts `npm run web` (the browser shell) and waits for its first line: {"url": ...}. With
+ * `open`, the shell starts its browser window itself (CHROMIUM_PATH in `env` says which).
+ */
+export function startShellProcess(
+  args: string[],
+  { open = false, env = process.env }: { open?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<ShellProcess> {
+  // Node itself, with tsx as a loader (not tsx's own process in between): signals sent to
+  // `child` reach the shell, as a terminal's reach every process of its group.
   const child = spawn(
-    join('node_modules', '.bin', 'tsx'),
-    ['src/main/web/cli.ts', '--port', '0', '--no-open', ...args],
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/main/web/cli.ts',
+      '--port',
+      '0',
+      ...(open ? [] : ['--no-open']),
+      ...args,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env,
     },
   );
   let stderr = '';

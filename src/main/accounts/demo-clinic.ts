@@ -10,11 +10,16 @@ export class DemoClinic {
   constructor(
     private readonly options: Pick<
       SandboxOptions,
-      'dataDir' | 'processingMs' | 'resourcesDir' | 'nativeBinding' | 'dialect'
+      'dataDir' | 'processingMs' | 'resourcesDir' | 'nativeBinding' | 'dialect' | 'credentials'
     >,
   ) {}
 
-  async start(): Promise<{ baseUrl: string; apiKey: string }> {
+  /**
+   * Its address, and the primary organization's key where its credentials are kept (the
+   * keychain); undefined when they are not (no keychain on an earlier run): the demo account's
+   * own key is used then, or a new one (renewKey).
+   */
+  async start(): Promise<{ baseUrl: string; apiKey: string | undefined }> {
     // The demo is a sandbox: its webhooks may go to a listener on this machine.
     this.sandbox ??= openSandbox({
       ...this.options,
@@ -23,9 +28,7 @@ export class DemoClinic {
     });
     try {
       const { baseUrl, credentials } = await this.sandbox;
-      if (!('primary' in credentials))
-        throw new Error(`The demo folder ${this.options.dataDir} holds no demo credentials.`);
-      return { baseUrl, apiKey: credentials.primary.apiKey };
+      return { baseUrl, apiKey: 'primary' in credentials ? credentials.primary.apiKey : undefined };
     } catch (error) {
       this.sandbox = undefined;
       throw error;

@@ -200,6 +200,14 @@ export class AudioStream {
     return facts;
   }
 
+  /** Its first bytes as they are on disk, up to `length` (fewer when not all are there yet). */
+  async head(length: number): Promise<Buffer> {
+    const present = Math.min(length, this.file.written.presentUntil(0));
+    const buffer = Buffer.alloc(present);
+    const read = present > 0 ? await this.file.read(buffer, present, 0) : 0;
+    return buffer.subarray(0, read);
+  }
+
   /** Resolves once the whole file is on disk and published as the cached one. */
   untilWhole(signal?: AbortSignal): Promise<void> {
     this.demand(this.demandAt);

@@ -15,4 +15,9 @@ export interface ShellCapabilities {
    * than `media/<labelId>` (the browser shell's carries a capability); that path otherwise.
    */
   mediaUrl?: (labelId: string) => string;
+  /**
+   * Forgets what the shell itself keeps of a removed account (the browser shell: recordings in
+   * its Chromium profile's disk cache), after the core has deleted what it keeps.
+   */
+  forgetAccount?: (accountId: string) => Promise<void>;
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
-import { all, run, type Db } from '../../sqlite/sql';
+import { all, run, type Db } from '../../node-common/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
 const CACHE_APPLICATION_ID = 0x45524d4b;

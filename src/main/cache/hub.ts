@@ -8,7 +8,7 @@ import {
   type TranscriptState,
 } from '../../shared/api';
 import type { CreatedRange } from '../../shared/ipc';
-import { all, flag, get, run, upsert, type Db } from '../../sqlite/sql';
+import { all, flag, get, run, upsert, type Db } from '../../node-common/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface ConversationRow {

@@ -9,7 +9,7 @@ import {
 } from '../../shared/api';
 import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { all, get, run, type Db } from '../../sqlite/sql';
+import { all, get, run, type Db } from '../../node-common/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface LabelRow {

@@ -2,7 +2,7 @@ import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
 import { searchReads } from './search';
-import { get, type Db } from '../../sqlite/sql';
+import { get, type Db } from '../../node-common/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
 import { taskReads, taskWrites } from './tasks';
 

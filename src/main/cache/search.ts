@@ -1,6 +1,6 @@
 import type { ConversationStatus, RecordType } from '../../shared/api';
 import type { SearchHit, SearchKind, SearchLabel, SnippetPart } from '../../shared/search';
-import { all, type Db } from '../../sqlite/sql';
+import { all, type Db } from '../../node-common/sql';
 
 /**
  * Full-text search over the cache (FTS5, migration 002). Snippets come back as parts marked hit

@@ -113,10 +113,12 @@ export class Exports {
   }
 
   /**
-   * A removed account's unfinished exports are given up: journals and partial files go; the
-   * files they finished stay where the user put them.
+   * A removed account's exports are given up: the running ones cancelled, the unfinished ones
+   * discarded — journals and partial files go; the files they finished stay where the user put
+   * them.
    */
   async forgetAccount(accountId: string): Promise<void> {
+    await this.runs.stopAccount(accountId);
     for (const stopped of await this.runs.unfinished(accountId)) {
       await this.runs.discard(stopped.journalId);
     }

@@ -54,6 +54,8 @@ type Start = { job: ExportJob } | { resume: JournalRecord; source: ExportSource 
 
 interface Run {
   abort: AbortController;
+  /** The account whose recordings it exports. */
+  accountId: string;
   folder: string;
   /** Where its progress is journaled: its own id, or the export it resumes. */
   journalId: string;
@@ -174,6 +176,7 @@ export class ExportRuns {
     }
     const run: Run = {
       abort: new AbortController(),
+      accountId: 'resume' in start ? start.resume.header.accountId : start.job.accountId,
       folder,
       journalId: 'resume' in start ? start.resume.header.journalId : exportId,
       running: true,
@@ -273,6 +276,18 @@ export class ExportRuns {
   async stopAll(): Promise<void> {
     this.closing = true;
     const running = [...this.runs.values()].filter((run) => run.running);
+    for (const run of running) run.abort.abort();
+    await Promise.all(running.map((run) => run.settled));
+  }
+
+  /**
+   * Cancels an account's running exports and waits for each to answer (cancelled, its journal
+   * and partial files gone): the account is being removed.
+   */
+  async stopAccount(accountId: string): Promise<void> {
+    const running = [...this.runs.values()].filter(
+      (run) => run.running && run.accountId === accountId,
+    );
     for (const run of running) run.abort.abort();
     await Promise.all(running.map((run) => run.settled));
   }

@@ -142,13 +142,20 @@ export class FollowUps {
     return task;
   }
 
+  /** Forgets the comments this app kept for a removed account. */
+  forgetAccount(accountId: string): void {
+    this.deps.comments.forgetAccount(accountId);
+  }
+
   /** POSTs a comment and keeps it: the service cannot list comments. */
   async comment(taskId: string, body: string): Promise<Comment> {
+    // The account it is posted under, even if another becomes active while it is sent.
+    const accountId = this.deps.accountId();
     const posted = await this.deps.service.call((service) =>
       service.api.tasks.comment(taskId, body),
     );
     const comment = { ...posted, taskId: posted.taskId || taskId };
-    this.deps.comments.add(this.deps.accountId(), comment);
+    this.deps.comments.add(accountId, comment);
     return comment;
   }
 

@@ -93,10 +93,16 @@ const DEFAULT_TUNING = {
   connections: 6,
 } as const;
 
-/** Builds a path from literal segments and parameters, each parameter percent-encoded. */
+/**
+ * Builds a path from literal segments and parameters, each parameter percent-encoded. A
+ * parameter that is "." or ".." is refused: encoding leaves dots alone, and a URL resolves such a
+ * segment as a step of the path, so `/labels/..` would reach another route.
+ */
 export const pathOf = (strings: TemplateStringsArray, ...params: string[]): string =>
   strings.reduce((path, literal, index) => {
     const param = params[index - 1];
+    if (param === '.' || param === '..')
+      throw new RangeError(`"${param}" cannot be an id in a path: it would reach another path.`);
     return path + (param === undefined ? '' : encodeURIComponent(param)) + literal;
   });
 

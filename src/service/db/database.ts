@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './schema';
-import { get, run } from '../../sqlite/sql';
+import { get, run } from '../../node-common/sql';
 
 export type ServiceDatabase = Database.Database;
 

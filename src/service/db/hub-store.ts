@@ -1,6 +1,6 @@
 import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
-import { all, get, run } from '../../sqlite/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 export interface DeviceRow {

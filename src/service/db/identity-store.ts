@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { ApiKey, Entitlements, FeatureScope } from '../../shared/api';
-import { all, get, run } from '../../sqlite/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 /** Every key starts with this; the visible keyPrefix is it plus the next 8 characters and "...". */

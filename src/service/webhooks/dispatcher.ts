@@ -121,6 +121,21 @@ export class WebhookDispatcher {
     return { success: await this.attempt(queued), eventId: event.id };
   }
 
+  /**
+   * Whether it has nothing left to send a webhook: every event logged so far fanned out, none of
+   * its deliveries queued (a retry to come included) or under way. Until then a delivery may
+   * still arrive; after, none will until a new event is logged — what "nothing more was sent"
+   * can be checked against.
+   */
+  settled(webhookId: string): boolean {
+    const cursor = Number(readMeta(this.deps.db, FANOUT_CURSOR_KEY) ?? 0);
+    return (
+      this.deps.events.since(cursor, 1).length === 0 &&
+      !this.deps.store.hasQueued(webhookId) &&
+      ![...this.inFlight.keys()].some((key) => key.startsWith(`${webhookId} `))
+    );
+  }
+
   /** Stops sending: attempts under way are abandoned unlogged (and resent after a restart). */
   async stop(): Promise<void> {
     this.stopped = true;

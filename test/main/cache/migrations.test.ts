@@ -7,7 +7,7 @@ import { openCacheDatabase } from '../../../src/main/cache/database';
 import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/migrate';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
 import { runQuery } from '../../../src/main/cache/queries';
-import type { Db } from '../../../src/sqlite/sql';
+import type { Db } from '../../../src/node-common/sql';
 import { checkIndexes, label, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('migrations');

@@ -48,6 +48,12 @@ describe('queryString and pathOf', () => {
       '/hub/conversations/hub%201%2Fx/c%3F1/complete',
     );
   });
+
+  it('refuses a parameter that is a dot segment (a URL resolves it to another path)', () => {
+    expect(() => pathOf`/hub/conversations/${'hub-1'}/${'..'}/complete`).toThrow(/"\.\."/);
+    expect(() => pathOf`/labels/${'.'}`).toThrow(/"\."/);
+    expect(pathOf`/hub/conversations/${'hub.1'}/${'...'}`).toBe('/hub/conversations/hub.1/...');
+  });
 });
 
 describe('filenameOf', () => {

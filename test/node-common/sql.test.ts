@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { all, get, run, statement, upsert, type Db } from '../../src/sqlite/sql';
+import { all, get, run, statement, upsert, type Db } from '../../src/node-common/sql';
 
-describe('src/sqlite/sql', () => {
+describe('src/node-common/sql', () => {
   let db: Db;
   beforeEach(() => {
     db = new Database(':memory:');
