@@ -1,14 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/shared/api';
-import type { ConversationSummary, Sourced } from '../../src/shared/ipc';
-import { withFake, type FakeEarmark } from './fake-earmark';
+import type { ConversationSummary } from '../../src/shared/ipc';
+import { ConversationsStore, keyOf } from '../../src/renderer/src/lib/conversations.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/conversations.svelte'),
-);
-const { ConversationsStore, keyOf } = module;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const HOUR = 3_600_000;
 const day = Date.UTC(2026, 10, 23);
 
@@ -41,11 +36,6 @@ const summary = (
   patient: null,
   createdHere: false,
 });
-const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
-  value,
-  source,
-  fetchedAt: source === 'cache' ? '2026-11-24T10:00:00.000Z' : new Date().toISOString(),
-});
 
 function serveList(
   target: FakeEarmark,
@@ -67,13 +57,14 @@ function serveList(
 }
 
 describe('the Conversations store', () => {
-  let store: InstanceType<typeof ConversationsStore>;
+  let fake: FakeEarmark;
+  let store: ConversationsStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
     fake.handle('devices.list', () =>
       sourced([{ value: 'hub-1', displayName: 'Consult Room 1', serial: 'S1' }]),
     );
-    store = new ConversationsStore();
+    store = new ConversationsStore(fake);
   });
 
   it('groups the rows by clinic-local day, newest first, and sets apart those without a time', async () => {
@@ -129,7 +120,7 @@ describe('the Conversations store', () => {
     expect(store.items).toHaveLength(2);
     expect(store.hasMore).toBe(false);
     expect(store.source).toBe('cache');
-    expect(store.fetchedAt).toBe('2026-11-24T10:00:00.000Z');
+    expect(store.fetchedAt).toBe('2026-11-24T08:00:00.000Z');
   });
 
   it('completes a conversation and follows it through main until it is final', async () => {

@@ -1,21 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Task, TaskBoard } from '../../src/shared/api';
-import type { BoardView, Sourced } from '../../src/shared/ipc';
-import { withFake } from './fake-earmark';
+import type { BoardView } from '../../src/shared/ipc';
+import { FollowUpsStore } from '../../src/renderer/src/lib/follow-ups.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/follow-ups.svelte'),
-);
-const { FollowUpsState } = module;
-
-const settle = async () => {
-  for (let i = 0; i < 4; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-};
-const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
-  value,
-  source,
-  fetchedAt: '2026-11-24T08:00:00.000Z',
-});
 const board = (id: string): TaskBoard => ({
   id,
   name: `Board ${id}`,
@@ -51,14 +39,15 @@ const view = (boardId: string, tasks: Task[]): BoardView => ({
 });
 
 describe('the Follow-ups store', () => {
-  let store: InstanceType<typeof FollowUpsState>;
+  let fake: FakeEarmark;
+  let store: FollowUpsStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
     fake.handle('followUps.boards', () => sourced([board('b-1'), board('b-2')], 'cache'));
     fake.handle('followUps.board', ({ boardId }) =>
       sourced(view(boardId, [task(`${boardId}-t1`, boardId)])),
     );
-    store = new FollowUpsState();
+    store = new FollowUpsStore(fake);
   });
 
   it('reads the boards (saying they are the cache’s) and opens the first', async () => {

@@ -1,25 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation, TimelineMinute } from '../../src/shared/api';
-import type { Sourced } from '../../src/shared/ipc';
 import { dayRange, localDate, type ConversationBand } from '../../src/shared/timeline';
 import { CLINIC_TIME_ZONE } from '../../src/renderer/src/lib/clinic-time';
-import { withFake } from './fake-earmark';
+import type { Sourced } from '../../src/shared/ipc';
+import { HubTimelineStore } from '../../src/renderer/src/lib/hub-timeline.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/hub-timeline.svelte'),
-);
-const { HubTimelineState } = module;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const MINUTE = 60_000;
 const today = dayRange(localDate(Date.now(), CLINIC_TIME_ZONE), CLINIC_TIME_ZONE);
 const at = (minute: number) => today.startMs + minute * MINUTE;
 
-const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
-  value,
-  source,
-  fetchedAt: new Date().toISOString(),
-});
 const speech = (minute: number): TimelineMinute => ({
   minuteStartMs: at(minute),
   vadIsSilent: false,
@@ -54,9 +44,10 @@ const conversation = (id: string, status: Conversation['status'], labelId?: stri
   }) satisfies Conversation;
 
 describe('the hub timeline store', () => {
-  let store: InstanceType<typeof HubTimelineState>;
+  let fake: FakeEarmark;
+  let store: HubTimelineStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
     fake.handle('devices.list', () =>
       sourced([
         { value: 'hub-1', displayName: 'Consult Room 1', serial: 'S1' },
@@ -67,7 +58,7 @@ describe('the hub timeline store', () => {
       sourced({ deviceId, startMs, endMs, minutes: deviceId === 'hub-1' ? MINUTES : [] }),
     );
     fake.handle('hub.bands', () => sourced([band(600, 606)]));
-    store = new HubTimelineState();
+    store = new HubTimelineStore(fake);
   });
 
   it('loads the first device’s day with its bands; a consult a band covers is shown as it', async () => {

@@ -2,16 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import type { ChannelInput, LabelPage, Sourced } from '../../src/shared/ipc';
 import { DEFAULT_FILTERS } from '../../src/shared/label-filter';
-import { withFake } from './fake-earmark';
+import { PAGE_SIZE, RecordingsStore } from '../../src/renderer/src/lib/recordings.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/recordings.svelte'),
-);
-const { RecordingsState, PAGE_SIZE } = module;
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-};
 const label = (n: number, patient = 'Bella'): Label => ({
   id: `label-${n}`,
   type: 'HubMic',
@@ -28,18 +21,17 @@ const page = (offset: number, total: number, patient?: string): LabelPage => ({
   ),
   total,
 });
-const sourced = (value: LabelPage, source: 'service' | 'cache'): Sourced<LabelPage> => ({
-  value,
-  source,
-  fetchedAt: '2026-11-24T08:00:00.000Z',
-});
 type Asked = ChannelInput<'labels.list'>;
 
 describe('the Recordings store', () => {
-  let store: InstanceType<typeof RecordingsState>;
+  let fake: FakeEarmark;
+  /** What the connection store would say: online unless a test says not. */
+  let connection: { offline: boolean };
+  let store: RecordingsStore;
   beforeEach(() => {
-    fake.calls.length = 0;
-    store = new RecordingsState();
+    fake = new FakeEarmark();
+    connection = { offline: false };
+    store = new RecordingsStore(fake, connection);
   });
 
   it('paints the cache’s page first, then the service’s answer replaces it', async () => {

@@ -1,10 +1,9 @@
 import type { Conversation, ConversationStatus, Device } from '../../../shared/api';
 import { TERMINAL_STATUSES } from '../../../shared/api/values';
-import type { ConversationSummary, IpcError, ReadSource } from '../../../shared/ipc';
+import type { ConversationSummary, EarmarkApi, IpcError, ReadSource } from '../../../shared/ipc';
 import { dayRange, groupByDay, parseDateKey, type DayGroup } from '../../../shared/timeline';
-import { earmark } from '../bridge';
-
 import { CLINIC_TIME_ZONE } from './clinic-time';
+
 /**
  * The Conversations screen's state and its calls to main: the list (with when each conversation
  * was and the record it became), its filters (status, device, day), the detail's lookups, and
@@ -54,9 +53,9 @@ export class ConversationsStore {
   private nextPageToken: string | undefined;
   private generation = 0;
 
-  constructor() {
+  constructor(private readonly api: EarmarkApi) {
     // Main follows the conversations completed here to their final status and says so.
-    earmark.on('conversation.changed', ({ conversation }) => {
+    api.on('conversation.changed', ({ conversation }) => {
       this.update(conversation);
       const key = keyOf(conversation);
       if (isFinal(conversation.status) && this.follows[key]?.state === 'following') {
@@ -97,7 +96,7 @@ export class ConversationsStore {
 
   async loadDevices(): Promise<void> {
     const accountId = this.accountId;
-    const result = await earmark.invoke('devices.list', {});
+    const result = await this.api.invoke('devices.list', {});
     if (result.ok && accountId === this.accountId) this.devices = result.value.value;
   }
 
@@ -138,7 +137,7 @@ export class ConversationsStore {
     const generation = this.generation;
     this.loading = true;
     this.error = null;
-    const result = await earmark.invoke('conversations.list', {
+    const result = await this.api.invoke('conversations.list', {
       pageSize: PAGE_SIZE,
       ...(this.nextPageToken ? { pageToken: this.nextPageToken } : {}),
       ...(this.status ? { status: this.status } : {}),
@@ -185,7 +184,7 @@ export class ConversationsStore {
     if (now === 'completing' || now === 'following') return;
     const accountId = this.accountId;
     this.follows[key] = { state: 'completing' };
-    const result = await earmark.invoke('hub.complete', {
+    const result = await this.api.invoke('hub.complete', {
       deviceId: conversation.deviceId,
       conversationId: conversation.conversationId,
     });
@@ -203,7 +202,7 @@ export class ConversationsStore {
     const key = keyOf(conversation);
     const accountId = this.accountId;
     this.follows[key] = { state: 'following' };
-    const result = await earmark.invoke('conversations.follow', {
+    const result = await this.api.invoke('conversations.follow', {
       deviceId: conversation.deviceId,
       conversationId: conversation.conversationId,
     });
@@ -228,7 +227,7 @@ export class ConversationsStore {
     }
     const accountId = this.accountId;
     this.records[key] = { state: 'looking' };
-    const result = await earmark.invoke('conversations.record', {
+    const result = await this.api.invoke('conversations.record', {
       deviceId: summary.conversation.deviceId,
       conversationId: summary.conversation.conversationId,
     });
@@ -240,5 +239,3 @@ export class ConversationsStore {
         : { state: 'none' };
   }
 }
-
-export const conversations = new ConversationsStore();

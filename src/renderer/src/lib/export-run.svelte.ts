@@ -1,12 +1,12 @@
 import type {
   AppInfo,
+  EarmarkApi,
   ExportFileState,
   ExportFolder,
   ExportSummary,
   IpcError,
 } from '../../../shared/ipc';
-import { earmark } from '../bridge';
-import { exportDialog, type ExportSubject } from './export-dialog.svelte';
+import type { ExportDialogStore, ExportSubject } from './export-dialog.svelte';
 
 export type OnExists = 'keep-both' | 'replace' | 'skip';
 
@@ -33,7 +33,7 @@ const isRunning = (file: FileProgress) => file.state === 'downloading' || file.s
  * (`export.progress`), Cancel, the summary, Retry of what failed or was cancelled (into the same
  * folder), Open folder; or, given an unfinished export, going on with it (`export.resume`).
  */
-export class ExportRun {
+export class ExportRunStore {
   info = $state.raw<AppInfo | null>(null);
   /** The folder chosen in the system's dialog (Electron). */
   folder = $state.raw<ExportFolder | null>(null);
@@ -55,6 +55,9 @@ export class ExportRun {
   private options: ExportOptions = { transcripts: true, onExists: 'keep-both' };
 
   constructor(
+    private readonly api: EarmarkApi,
+    /** The dialog the run shows in (it says in the sidebar how a hidden run goes). */
+    private readonly dialog: ExportDialogStore,
     private readonly subject: () => ExportSubject,
     private readonly count: () => number,
   ) {}
@@ -111,7 +114,7 @@ export class ExportRun {
 
   /** Reads the app's settings (how a folder is chosen, the default folder). */
   async loadInfo(): Promise<AppInfo | null> {
-    const result = await earmark.invoke('app.info', {});
+    const result = await this.api.invoke('app.info', {});
     if (!result.ok) {
       this.error = { message: `Could not read the app's settings: ${result.error.message}` };
       return null;
@@ -123,7 +126,7 @@ export class ExportRun {
   async chooseFolder(): Promise<void> {
     this.busy = true;
     this.error = null;
-    const result = await earmark.invoke('export.chooseFolder', {});
+    const result = await this.api.invoke('export.chooseFolder', {});
     this.busy = false;
     if (!result.ok) this.error = failure('Could not open the folder dialog', result.error);
     else if (result.value) this.folder = result.value;
@@ -139,7 +142,7 @@ export class ExportRun {
     this.options = options;
     let target = this.folder;
     if (this.info?.folderChoice === 'path') {
-      const chosen = await earmark.invoke('export.useFolder', { path: path.trim() });
+      const chosen = await this.api.invoke('export.useFolder', { path: path.trim() });
       if (!chosen.ok) {
         this.busy = false;
         this.error = failure(`That folder cannot be used (${path.trim()})`, chosen.error);
@@ -165,7 +168,7 @@ export class ExportRun {
   async cancel(): Promise<void> {
     if (this.cancelling) return;
     this.cancelling = true;
-    const result = await earmark.invoke('export.cancel', { exportId: this.exportId });
+    const result = await this.api.invoke('export.cancel', { exportId: this.exportId });
     if (!result.ok) {
       this.cancelling = false;
       this.error = failure('Could not cancel the export', result.error);
@@ -184,7 +187,7 @@ export class ExportRun {
 
   async openFolder(): Promise<void> {
     this.error = null;
-    const result = await earmark.invoke('export.openFolder', { exportId: this.exportId });
+    const result = await this.api.invoke('export.openFolder', { exportId: this.exportId });
     if (!result.ok) this.error = failure('Could not open the folder', result.error);
   }
 
@@ -197,29 +200,29 @@ export class ExportRun {
     this.seen = [];
     this.cancelling = false;
     this.phase = 'running';
-    exportDialog.running = { filesDone: 0, filesTotal: total };
-    const stop = earmark.on('export.progress', (event) => {
+    this.dialog.running = { filesDone: 0, filesTotal: total };
+    const stop = this.api.on('export.progress', (event) => {
       if (event.exportId !== id) return;
       const { file, ...totals } = event;
       this.overall = totals;
-      exportDialog.running = { filesDone: totals.filesDone, filesTotal: totals.filesTotal };
+      this.dialog.running = { filesDone: totals.filesDone, filesTotal: totals.filesTotal };
       if (!(file.labelId in this.files)) this.seen.push(file.labelId);
       this.files[file.labelId] = { ...file };
     });
     const what = $state.snapshot(this.exporting);
     const result =
       'resume' in what
-        ? await earmark.invoke('export.resume', { exportId: id, journalId: what.resume.journalId })
-        : await earmark.invoke('export.run', {
+        ? await this.api.invoke('export.resume', { exportId: id, journalId: what.resume.journalId })
+        : await this.api.invoke('export.run', {
             exportId: id,
             folderId: target.folderId,
             labels: what,
             ...this.options,
           });
     stop();
-    exportDialog.running = null;
-    if (!exportDialog.visible) {
-      exportDialog.endedHidden = result.ok ? result.value.status : 'stopped';
+    this.dialog.running = null;
+    if (!this.dialog.visible) {
+      this.dialog.endedHidden = result.ok ? result.value.status : 'stopped';
     }
     if (result.ok) {
       this.summary = result.value;

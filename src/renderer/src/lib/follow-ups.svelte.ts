@@ -2,12 +2,12 @@ import type { Comment, PatchTaskRequest, Task, TaskBoard } from '../../../shared
 import type {
   BoardView,
   ChannelInput,
+  EarmarkApi,
   IpcError,
   IpcResult,
   ReadSource,
   Sourced,
 } from '../../../shared/ipc';
-import { earmark } from '../bridge';
 import type { CategoryFilter } from './task-words';
 
 export type Layout = 'columns' | 'list';
@@ -16,7 +16,7 @@ export type Layout = 'columns' | 'list';
  * The Follow-ups screen's state, at module level so that leaving the screen (to open a recording)
  * and coming back keeps the board, filter, layout and selection; another account starts over.
  */
-export class FollowUpsState {
+export class FollowUpsStore {
   accountId: string | null = null;
   boards = $state.raw<TaskBoard[]>([]);
   boardsLoaded = $state(false);
@@ -32,6 +32,8 @@ export class FollowUpsState {
   /** The last move of a task to another column, when the service refused it. */
   moveError = $state<IpcError | null>(null);
   private generation = 0;
+
+  constructor(private readonly api: EarmarkApi) {}
 
   get board(): TaskBoard | null {
     return this.view?.board ?? this.boards.find((b) => b.id === this.boardId) ?? null;
@@ -71,7 +73,7 @@ export class FollowUpsState {
   async loadBoards(): Promise<void> {
     const accountId = this.accountId;
     this.boardsError = null;
-    const result = await earmark.invoke('followUps.boards', {});
+    const result = await this.api.invoke('followUps.boards', {});
     if (accountId !== this.accountId) return;
     this.boardsLoaded = true;
     if (!result.ok) {
@@ -93,7 +95,7 @@ export class FollowUpsState {
     const generation = ++this.generation;
     this.loading = true;
     this.error = null;
-    const result = await earmark.invoke('followUps.board', { boardId });
+    const result = await this.api.invoke('followUps.board', { boardId });
     if (generation !== this.generation) return;
     this.loading = false;
     if (!result.ok) {
@@ -107,7 +109,7 @@ export class FollowUpsState {
 
   /** Opens a task's web link in the system's browser (main allows http and https only). */
   openExternal(url: string): void {
-    void earmark.invoke('app.openExternal', { url });
+    void this.api.invoke('app.openExternal', { url });
   }
 
   selectBoard(boardId: string): void {
@@ -119,7 +121,7 @@ export class FollowUpsState {
   }
 
   async createBoard(input: ChannelInput<'followUps.createBoard'>): Promise<IpcResult<TaskBoard>> {
-    const result = await earmark.invoke('followUps.createBoard', input);
+    const result = await this.api.invoke('followUps.createBoard', input);
     if (result.ok) {
       this.boards = [...this.boards, result.value];
       this.boardId = result.value.id;
@@ -132,7 +134,7 @@ export class FollowUpsState {
 
   /** Saves the board (whole arrays); on success the board and its tasks are read again. */
   async saveBoard(input: ChannelInput<'followUps.saveBoard'>): Promise<IpcResult<TaskBoard>> {
-    const result = await earmark.invoke('followUps.saveBoard', input);
+    const result = await this.api.invoke('followUps.saveBoard', input);
     if (result.ok) {
       this.boards = this.boards.map((b) => (b.id === result.value.id ? result.value : b));
       if (this.view?.board.id === result.value.id)
@@ -148,7 +150,7 @@ export class FollowUpsState {
   }
 
   async patchTask(taskId: string, patch: PatchTaskRequest): Promise<IpcResult<Task>> {
-    const result = await earmark.invoke('followUps.patchTask', {
+    const result = await this.api.invoke('followUps.patchTask', {
       taskId,
       patch: {
         ...(patch.statusId === undefined ? {} : { statusId: patch.statusId }),
@@ -175,7 +177,7 @@ export class FollowUpsState {
   }
 
   async comment(taskId: string, body: string): Promise<IpcResult<Comment>> {
-    const result = await earmark.invoke('followUps.comment', { taskId, body });
+    const result = await this.api.invoke('followUps.comment', { taskId, body });
     if (result.ok && this.view) {
       const comments = { ...this.view.comments };
       comments[taskId] = [...(comments[taskId] ?? []), result.value];
@@ -184,5 +186,3 @@ export class FollowUpsState {
     return result;
   }
 }
-
-export const followUps = new FollowUpsState();

@@ -3,6 +3,7 @@ import type { Label } from '../../../shared/api';
 import { isCacheOnlyOrder } from '../../../shared/api/values';
 import type {
   ChannelInput,
+  EarmarkApi,
   IpcError,
   IpcResult,
   LabelPage,
@@ -15,8 +16,6 @@ import {
   type FilterQuery,
   type RecordingFilters,
 } from '../../../shared/label-filter';
-import { earmark } from '../bridge';
-import { connection } from './connection.svelte';
 
 /** Rows per labels.list call. */
 export const PAGE_SIZE = 100;
@@ -52,7 +51,7 @@ export interface PageError {
  * cache first (an instant answer to paint), then of the service, whose answer replaces it (main
  * answers from the cache when the service is unreachable; `source` says which it was).
  */
-export class RecordingsState {
+export class RecordingsStore {
   accountId: string | null = null;
   filters = $state.raw<RecordingFilters>(DEFAULT_FILTERS);
   readonly query: FilterQuery = $derived(labelFilterOf(this.filters));
@@ -68,9 +67,9 @@ export class RecordingsState {
   /** When the cache last completed a sync (for a cached answer). */
   syncedAt = $state<string | null>(null);
   /** The rows are the cache's because the service could not be asked: offline, say so. */
-  readonly offlineCopy = $derived(
-    connection.offline || (this.source === 'cache' && !this.orderedHere),
-  );
+  get offlineCopy(): boolean {
+    return this.connection.offline || (this.source === 'cache' && !this.orderedHere);
+  }
   /** Loaded pages by number (reactive per page: a row redraws only when its page changes). */
   readonly pages = new SvelteMap<number, readonly Label[]>();
   error = $state<PageError | null>(null);
@@ -87,6 +86,12 @@ export class RecordingsState {
   /** Pages the service has answered for (or the cache alone, offline). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private settled = new Set<number>();
+
+  constructor(
+    private readonly api: EarmarkApi,
+    /** Whether main says the service cannot be reached. */
+    private readonly connection: { readonly offline: boolean },
+  ) {}
 
   /** Called by each new screen: the same account keeps what it had, another starts over. */
   attach(accountId: string): void {
@@ -178,7 +183,7 @@ export class RecordingsState {
           });
       // Offline, further pages come from the cache alone: asking the service for each would
       // only wait out its retries. A new filter or a visit to the screen asks it again.
-      if (page > 0 && connection.offline) {
+      if (page > 0 && this.connection.offline) {
         await cached;
         if (current() && this.pages.has(page)) {
           this.settled.add(page);
@@ -216,7 +221,7 @@ export class RecordingsState {
     page: number,
   ): Promise<IpcResult<Sourced<LabelPage>>> {
     const start = performance.now();
-    const result = await earmark.invoke('labels.list', { ...query, source });
+    const result = await this.api.invoke('labels.list', { ...query, source });
     if (result.ok) {
       performance.measure(PAGE_MEASURE, {
         start,
@@ -258,5 +263,3 @@ export class RecordingsState {
     }
   }
 }
-
-export const recordings = new RecordingsState();
