@@ -154,4 +154,16 @@ describe('the Recordings store', () => {
     expect(store.source).toBe('cache');
     expect(store.error).toBeNull();
   });
+
+  it('offline, takes the pages past the first from the cache alone', async () => {
+    connection.offline = true;
+    fake.handle('labels.list', (asked: Asked) => sourced(page(asked.offset ?? 0, 250), 'cache'));
+    store.attach('account-1');
+    store.want([0, 1, 2]);
+    await settle();
+    expect(store.rowAt(249)?.id).toBe('label-249');
+    const askedOfService = fake.callsOf('labels.list').filter((a) => a.source === 'service');
+    expect(askedOfService.map((a) => a.offset)).toEqual([0]);
+    expect(store.offlineCopy).toBe(true);
+  });
 });

@@ -11,7 +11,6 @@ import type {
 } from '../../shared/ipc';
 import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../shared/ipc/constants';
 import type { ShellLinkStore } from './lib/shell-link.svelte';
-import { forgetShellToken } from './shell-session';
 
 declare global {
   interface Window {
@@ -41,7 +40,8 @@ export interface SocketEnv {
   later(retry: () => void, ms: number): void;
 }
 
-const browserSocketEnv: SocketEnv = {
+/** The page's own: a WebSocket to its origin, fetch, setTimeout; `forgetToken` the session's. */
+const browserSocketEnv = (forgetToken: () => void): SocketEnv => ({
   open: (protocols) =>
     new WebSocket(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`,
@@ -58,9 +58,9 @@ const browserSocketEnv: SocketEnv = {
       return false; // Nothing answers: Earmark is not running.
     }
   },
-  forgetToken: forgetShellToken,
+  forgetToken,
   later: (retry, ms) => void setTimeout(retry, ms),
-};
+});
 
 /**
  * The browser shell's side of the contract: the same calls over a WebSocket to the page's own
@@ -72,7 +72,7 @@ const browserSocketEnv: SocketEnv = {
 export function createWebSocketBridge(
   token: string,
   link: ShellLinkStore,
-  env: SocketEnv = browserSocketEnv,
+  env: SocketEnv,
 ): EarmarkApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   const pending = new Map<number, (result: IpcResult<unknown>) => void>();
@@ -171,7 +171,17 @@ const unreachable: EarmarkApi = {
   on: () => () => {},
 };
 
-/** The preload's API in Electron, else the WebSocket with the shell's token: screens never know which. */
-export function connectBridge(link: ShellLinkStore, token: string | null): EarmarkApi {
-  return window.earmark ?? (token === null ? unreachable : createWebSocketBridge(token, link));
+/**
+ * The preload's API in Electron, else the WebSocket with the shell's token (`forgetToken` drops
+ * it once a later run refuses it): screens never know which.
+ */
+export function connectBridge(
+  link: ShellLinkStore,
+  token: string | null,
+  forgetToken: () => void,
+): EarmarkApi {
+  if (window.earmark) return window.earmark;
+  return token === null
+    ? unreachable
+    : createWebSocketBridge(token, link, browserSocketEnv(forgetToken));
 }

@@ -24,7 +24,7 @@ import { SyncStore } from './lib/sync.svelte';
 import { TaskDetailStore } from './lib/task-detail.svelte';
 import { UnfinishedExportsStore } from './lib/unfinished-exports.svelte';
 import { WebhooksStore } from './lib/webhooks.svelte';
-import { shellToken } from './shell-session';
+import { forgetShellToken, shellToken } from './shell-session';
 
 /**
  * The renderer's one composition root: the bridge to main, and the stores. Those that outlive a
@@ -35,7 +35,7 @@ import { shellToken } from './shell-session';
  */
 
 export const shellLink = new ShellLinkStore();
-const earmark = connectBridge(shellLink, shellToken);
+const earmark = connectBridge(shellLink, shellToken, forgetShellToken);
 
 export const router = new RouterStore(window);
 export const connection = new ConnectionStore(earmark);
