@@ -182,4 +182,36 @@ describe('the Conversations store', () => {
     expect(store.records[keyOf(store.items[1]!.conversation)]).toEqual({ state: 'none' });
     expect(fake.callsOf('conversations.record')).toHaveLength(1);
   });
+
+  it('moves through the rows by keyboard in the order shown, opening each, and asks for more at the end', async () => {
+    serveList(fake, [
+      [
+        summary(conversation('a', 'UPLOADED'), day + 9 * HOUR),
+        summary(conversation('b', 'UPLOADED'), day + 30 * HOUR),
+        summary(conversation('c', 'FILTERED'), null),
+      ],
+      [summary(conversation('d', 'UPLOADED'), day + HOUR)],
+    ]);
+    store.attach('account-1');
+    await settle();
+    const key = (name: string) => keyOf(conversation(name, 'UPLOADED'));
+    // Newest day first, then the rows without a time; the first row takes the focus.
+    expect(store.ordered.map((s) => s.conversation.conversationId)).toEqual(['b', 'a', 'c']);
+    expect(store.tabStop).toBe(key('b'));
+    expect(store.key('ArrowDown')).toEqual({ focus: key('a') });
+    expect([store.selectedKey, store.activeKey]).toEqual([key('a'), key('a')]);
+    expect(store.key('Escape')).toEqual({ focus: null });
+    expect([store.selectedKey, store.activeKey]).toEqual([null, key('a')]);
+    expect(store.key('Escape')).toBeNull(); // nothing open: not the list's key
+    expect(store.key('Enter')).toEqual({ focus: key('a') });
+    expect(store.key('ArrowUp')).toEqual({ focus: key('b') });
+    expect(store.key('ArrowUp')).toEqual({ focus: key('b') }); // stays at the top
+    expect(store.key('x')).toBeNull();
+    expect(fake.callsOf('conversations.list')).toHaveLength(1);
+    expect(store.key('End')).toEqual({ focus: key('c') });
+    await settle();
+    expect(fake.callsOf('conversations.list')).toHaveLength(2);
+    expect(store.ordered.map((s) => s.conversation.conversationId)).toEqual(['b', 'a', 'd', 'c']);
+    expect(store.key('Home')).toEqual({ focus: key('b') });
+  });
 });

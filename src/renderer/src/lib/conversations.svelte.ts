@@ -77,6 +77,66 @@ export class ConversationsStore {
     return groupByDay(this.items, (s) => s.startMs, CLINIC_TIME_ZONE);
   }
 
+  /** The rows in the order the list shows them: by day, newest first, then those without a time. */
+  get ordered(): ConversationSummary[] {
+    const { days, undated } = this.groups;
+    return [...days.flatMap((day) => day.items), ...undated];
+  }
+
+  /** The row that takes the keyboard focus: the active one while it is listed, else the first. */
+  get tabStop(): string | null {
+    const ordered = this.ordered;
+    if (ordered.some((s) => keyOf(s.conversation) === this.activeKey)) return this.activeKey;
+    return ordered[0] ? keyOf(ordered[0].conversation) : null;
+  }
+
+  /** A row chosen (a click, or the keyboard on it): its detail opens. */
+  select(key: string): void {
+    this.selectedKey = this.activeKey = key;
+  }
+
+  /**
+   * A key pressed on the list: ↑/↓, Home and End move to a row and open it, Enter and Space
+   * open the row the keyboard is on, Escape closes the detail; at the last row the next page is
+   * asked for. The row to focus, or null for a key the list does not take (or nothing to do).
+   */
+  key(key: string): { focus: string | null } | null {
+    const ordered = this.ordered;
+    const count = ordered.length;
+    if (count === 0) return null;
+    const at = this.activeKey ?? this.tabStop;
+    const index = ordered.findIndex((s) => keyOf(s.conversation) === at);
+    let next: number;
+    switch (key) {
+      case 'ArrowDown':
+        next = index < 0 ? 0 : Math.min(index + 1, count - 1);
+        break;
+      case 'ArrowUp':
+        next = index < 0 ? 0 : Math.max(index - 1, 0);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = count - 1;
+        break;
+      case 'Enter':
+      case ' ':
+        next = Math.max(index, 0);
+        break;
+      case 'Escape':
+        if (this.selectedKey === null) return null;
+        this.selectedKey = null;
+        return { focus: null };
+      default:
+        return null;
+    }
+    const rowKey = keyOf(ordered[next]!.conversation);
+    this.select(rowKey);
+    if (next === count - 1 && this.hasMore) void this.loadPage();
+    return { focus: rowKey };
+  }
+
   /** Called by each new screen: the same account keeps what it had, another starts over. */
   attach(accountId: string): void {
     if (accountId === this.accountId && (this.loaded || this.loading)) return;
