@@ -1,5 +1,6 @@
 import type { ConversationStatus } from '../../../shared/api';
 import type { ConversationSummary } from '../../../shared/ipc';
+import type { ConversationBand } from '../../../shared/timeline';
 import { format } from './format';
 
 /**
@@ -124,3 +125,11 @@ export function speakerTurns(text: string): SpeakerTurn[] {
   }
   return turns;
 }
+
+/** A known conversation's time on the timeline: "10:51–11:08". */
+export const bandTime = (band: ConversationBand): string =>
+  `${format.clock(band.startMs)}–${format.clock(band.endMs)}`;
+
+/** A known conversation in words: "10:51–11:08 conversation · Uploaded". */
+export const bandText = (band: ConversationBand): string =>
+  `${bandTime(band)} conversation · ${band.status ? statusLabel(band.status) : 'status not known yet'}`;

@@ -79,6 +79,10 @@ export class HubTimelineStore {
         }))
       : [],
   );
+  /** Suggestions no conversation covers yet: the ones offered for Create. */
+  openConsults = $derived(this.suggestions.filter((s) => s.covering === null));
+  /** The list of keyboard shortcuts is shown. */
+  shortcutsShown = $state(false);
   /** The last Shift+arrow stopped at the 90-minute cap (the range is whole, but was cut). */
   capHit = $state(false);
   range = $derived(
@@ -213,6 +217,13 @@ export class HubTimelineStore {
     this.selection = { anchorMs, focusMs };
     this.capHit = false;
     this.outcome = null;
+  }
+
+  /** A suggested consult picked: selected whole, the cursor at its start, the service asked. */
+  selectConsult(consult: { startMs: number; endMs: number }): void {
+    this.select(consult.startMs, consult.endMs - MINUTE_MS);
+    this.cursorMs = consult.startMs;
+    void this.confirmPreview();
   }
 
   resize(edge: 'start' | 'end', toMs: number): void {
