@@ -51,7 +51,10 @@ describe('an export run', () => {
       () => 3,
     );
     expect((await run.loadInfo())?.defaultExportFolder).toBe('/home/vet/Downloads');
-    const started = run.start({ transcripts: false, onExists: 'skip' }, ' /home/vet/Exports ');
+    run.transcripts = false;
+    run.onExists = 'skip';
+    run.path = ' /home/vet/Exports ';
+    const started = run.start();
     await settle();
     expect(fake.callsOf('export.useFolder')).toEqual([{ path: '/home/vet/Exports' }]);
     const [asked] = fake.callsOf('export.run');
@@ -96,6 +99,8 @@ describe('an export run', () => {
     finish(summary(asked!.exportId, [row('a', 'exported'), row('b', 'exported')]));
     expect(await started).toBe(true);
     expect(run.phase).toBe('done');
+    expect(run.summaryCounts).toEqual([{ state: 'exported', n: 2 }]);
+    expect(run.completion).toBe('Export finished: 2 exported.');
     expect(exportDialog.running).toBeNull();
   });
 
@@ -109,7 +114,8 @@ describe('an export run', () => {
       () => 1,
     );
     await run.loadInfo();
-    expect(await run.start({ transcripts: true, onExists: 'keep-both' }, '/nowhere')).toBe(false);
+    run.path = '/nowhere';
+    expect(await run.start()).toBe(false);
     expect(run.error?.message).toBe('That folder cannot be used (/nowhere): No such folder.');
     expect(run.phase).toBe('setup');
     expect(fake.callsOf('export.run')).toEqual([]);
@@ -131,8 +137,11 @@ describe('an export run', () => {
     );
     await run.loadInfo();
     await run.chooseFolder();
-    await run.start({ transcripts: true, onExists: 'keep-both' }, '');
+    expect(run.canStart(false)).toBe(true);
+    expect(run.canStart(true)).toBe(false); // offline
+    await run.start();
     expect(run.unfinished).toEqual(['b', 'c']);
+    expect(run.completion).toBe('Export finished: 1 exported, 1 failed, 1 cancelled.');
     await run.retry();
     const retried = fake.callsOf('export.run')[1]!;
     expect(retried).toMatchObject({ folderId: 'f-2', labels: { ids: ['b', 'c'] } });

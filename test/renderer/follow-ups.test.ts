@@ -147,4 +147,35 @@ describe('the Follow-ups store', () => {
     expect(store.moveError?.message).toBe('The board changed.');
     expect(store.view?.tasks[0]?.statusId).toBe('done');
   });
+
+  it('says what the board shows: tasks by the filter, counts, its columns, strays and visits', async () => {
+    fake.handle('followUps.board', ({ boardId }) =>
+      sourced({
+        ...view(boardId, [
+          task('t-1', boardId, { groupKey: 'visit-a' }),
+          task('t-2', boardId, { statusId: 'done', groupKey: 'visit-a' }),
+          task('t-3', boardId, { statusId: 'gone', groupKey: '' }),
+        ]),
+        comments: { 't-1': [] },
+      }),
+    );
+    store.attach('account-1');
+    await settle();
+    expect(store.cached).toBe(true); // the board list came from the cache
+    expect(store.categoryCounts).toEqual({ open: 2, done: 1, all: 3 });
+    expect(store.countsByStatus).toEqual({ todo: 1, done: 1, gone: 1 });
+    // Open: a status the board no longer has counts as open, and is shown apart.
+    expect(store.shown.map((t) => t.id)).toEqual(['t-1', 't-3']);
+    expect(store.columns.map((s) => s.id)).toEqual(['todo']);
+    expect(store.strays.map((t) => t.id)).toEqual(['t-3']);
+    store.filter = 'done';
+    expect(store.columns.map((s) => s.id)).toEqual(['done']);
+    expect(store.tasksIn('done').map((t) => t.id)).toEqual(['t-2']);
+    store.filter = 'all';
+    expect(store.visits.map((v) => [v.groupKey, v.tasks.map((t) => t.id)])).toEqual([
+      ['visit-a', ['t-1', 't-2']],
+      ['', ['t-3']],
+    ]);
+    expect(store.commentCount('t-1')).toBe(0);
+  });
 });

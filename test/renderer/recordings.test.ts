@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import type { ChannelInput, LabelPage, Sourced } from '../../src/shared/ipc';
 import { DEFAULT_FILTERS } from '../../src/shared/label-filter';
@@ -165,5 +165,58 @@ describe('the Recordings store', () => {
     const askedOfService = fake.callsOf('labels.list').filter((a) => a.source === 'service');
     expect(askedOfService.map((a) => a.offset)).toEqual([0]);
     expect(store.offlineCopy).toBe(true);
+  });
+
+  describe('its filters', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+      fake.handle('labels.list', (asked: Asked) => sourced(page(asked.offset ?? 0, 3), 'cache'));
+      store.attach('account-1');
+    });
+    afterEach(() => vi.useRealTimers());
+    const asked = () => fake.callsOf('labels.list').filter((a) => a.source === 'service');
+
+    it('follows the patient box once typing pauses, and not for the same patient again', async () => {
+      store.typePatient('Be');
+      store.typePatient('Bella');
+      await vi.advanceTimersByTimeAsync(299);
+      expect(store.filters.patient).toBe('');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(store.filters.patient).toBe('Bella');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(asked().at(-1)).toMatchObject({ patientSearch: 'Bella' });
+      const calls = asked().length;
+      store.typePatient('Bella ');
+      await vi.advanceTimersByTimeAsync(300);
+      expect(asked()).toHaveLength(calls);
+    });
+
+    it('clears every filter but the order, and drops a patient still being typed', async () => {
+      store.sortBy('Patient');
+      store.setFilters({ ...store.filters, types: ['HubMic'], fromDate: '2026-11-01' });
+      store.typePatient('Bel');
+      store.clearFilters();
+      await vi.advanceTimersByTimeAsync(300);
+      expect(store.filters).toEqual({ ...DEFAULT_FILTERS, sort: 'Patient', descending: false });
+      expect(store.patientText).toBe('');
+    });
+
+    it('leaving the screen drops a patient still being typed; the box shows the filter again', async () => {
+      store.typePatient('Bella');
+      await vi.advanceTimersByTimeAsync(300);
+      store.typePatient('Bellam');
+      store.detach();
+      await vi.advanceTimersByTimeAsync(300);
+      expect([store.filters.patient, store.patientText]).toEqual(['Bella', 'Bella']);
+    });
+
+    it('sorts by a column: its own turns round, another starts with its natural order', () => {
+      expect(store.sortOf('FromTime')).toBe('descending'); // newest first
+      expect(store.sortOf('Patient')).toBe('none');
+      store.sortBy('FromTime');
+      expect(store.sortOf('FromTime')).toBe('ascending');
+      store.sortBy('Patient');
+      expect([store.sortOf('Patient'), store.sortOf('FromTime')]).toEqual(['ascending', 'none']);
+    });
   });
 });

@@ -3,17 +3,14 @@ import type {
   EarmarkApi,
   ExportFileState,
   ExportFolder,
+  ExportRow,
   ExportSummary,
   IpcError,
 } from '../../../shared/ipc';
 import type { ExportDialogStore, ExportSubject } from './export-dialog.svelte';
+import { EXPORT_STATE_WORDS, SUMMARY_STATES } from './export-words';
 
 export type OnExists = 'keep-both' | 'replace' | 'skip';
-
-export interface ExportOptions {
-  transcripts: boolean;
-  onExists: OnExists;
-}
 
 export interface FileProgress {
   labelId: string;
@@ -48,11 +45,15 @@ export class ExportRunStore {
   summary = $state.raw<ExportSummary | null>(null);
   /** Set by Retry: the recordings the last run did not export, exported now instead. */
   retryIds = $state.raw<string[] | null>(null);
+  /** The folder typed, where the shell takes a path (the browser shell). */
+  path = $state('');
+  /** Export the transcripts and notes beside the audio. */
+  transcripts = $state(true);
+  onExists = $state<OnExists>('keep-both');
 
   private exportId = '';
   /** The folder of the last run: a retry goes there too. */
   private lastTarget: ExportFolder | null = null;
-  private options: ExportOptions = { transcripts: true, onExists: 'keep-both' };
 
   constructor(
     private readonly api: EarmarkApi,
@@ -112,6 +113,35 @@ export class ExportRunStore {
     );
   }
 
+  /** The export can start: the settings are read, a folder is chosen or typed, nothing runs. */
+  canStart(offline: boolean): boolean {
+    const info = this.info;
+    return (
+      info !== null &&
+      !offline &&
+      !this.busy &&
+      (info.folderChoice === 'path' ? this.path.trim() !== '' : this.folder !== null)
+    );
+  }
+
+  /** The summary's counts per result, in the summary's order, those with none left out. */
+  get summaryCounts(): { state: ExportRow['status']; n: number }[] {
+    return SUMMARY_STATES.map((state) => ({
+      state,
+      n: this.summary?.rows.filter((row) => row.status === state).length ?? 0,
+    })).filter(({ n }) => n > 0);
+  }
+
+  /** How the run ended, in a sentence for the live region; '' while none has. */
+  get completion(): string {
+    const summary = this.summary;
+    if (!summary) return '';
+    const counted = this.summaryCounts
+      .map(({ state, n }) => `${n} ${EXPORT_STATE_WORDS[state].toLowerCase()}`)
+      .join(', ');
+    return `${summary.status === 'cancelled' ? 'Export cancelled' : 'Export finished'}: ${counted}.`;
+  }
+
   /** Reads the app's settings (how a folder is chosen, the default folder). */
   async loadInfo(): Promise<AppInfo | null> {
     const result = await this.api.invoke('app.info', {});
@@ -136,16 +166,16 @@ export class ExportRunStore {
    * Starts the export into the chosen folder, or into `path` where the shell takes a typed path;
    * false when that folder cannot be used (the error says why).
    */
-  async start(options: ExportOptions, path: string): Promise<boolean> {
+  async start(): Promise<boolean> {
     this.error = null;
     this.busy = true;
-    this.options = options;
     let target = this.folder;
     if (this.info?.folderChoice === 'path') {
-      const chosen = await this.api.invoke('export.useFolder', { path: path.trim() });
+      const path = this.path.trim();
+      const chosen = await this.api.invoke('export.useFolder', { path });
       if (!chosen.ok) {
         this.busy = false;
-        this.error = failure(`That folder cannot be used (${path.trim()})`, chosen.error);
+        this.error = failure(`That folder cannot be used (${path})`, chosen.error);
         return false;
       }
       target = chosen.value;
@@ -217,7 +247,8 @@ export class ExportRunStore {
             exportId: id,
             folderId: target.folderId,
             labels: what,
-            ...this.options,
+            transcripts: this.transcripts,
+            onExists: this.onExists,
           });
     stop();
     this.dialog.running = null;

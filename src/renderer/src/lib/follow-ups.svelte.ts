@@ -1,4 +1,4 @@
-import type { Comment, PatchTaskRequest, Task, TaskBoard } from '../../../shared/api';
+import type { Comment, PatchTaskRequest, Task, TaskBoard, TaskStatus } from '../../../shared/api';
 import type {
   BoardView,
   ChannelInput,
@@ -8,7 +8,15 @@ import type {
   ReadSource,
   Sourced,
 } from '../../../shared/ipc';
-import type { CategoryFilter } from './task-words';
+import {
+  categoryOf,
+  countsByStatus,
+  matchesFilter,
+  statusOf,
+  visitsOf,
+  type CategoryFilter,
+  type Visit,
+} from './task-words';
 
 export type Layout = 'columns' | 'list';
 
@@ -41,6 +49,65 @@ export class FollowUpsStore {
 
   get selected(): Task | null {
     return this.view?.tasks.find((t) => t.id === this.selectedTaskId) ?? null;
+  }
+
+  /** The board's tasks as last read (none before its first answer). */
+  get tasks(): Task[] {
+    return this.view?.tasks ?? [];
+  }
+
+  /** What is shown is this computer's copy: the service could not be asked. */
+  get cached(): boolean {
+    return this.view?.source === 'cache' || this.boardsSource === 'cache';
+  }
+
+  /** The tasks the filter shows (open, done or all). */
+  get shown(): Task[] {
+    const board = this.view?.board;
+    return board ? this.tasks.filter((t) => matchesFilter(board, t, this.filter)) : [];
+  }
+
+  /** How many tasks each filter would show. */
+  get categoryCounts(): Record<CategoryFilter, number> {
+    const board = this.view?.board;
+    const count = (category: 'open' | 'done') =>
+      board ? this.tasks.filter((t) => categoryOf(board, t) === category).length : 0;
+    return { open: count('open'), done: count('done'), all: this.tasks.length };
+  }
+
+  /** Tasks per status id, every status of the board included. */
+  get countsByStatus(): Record<string, number> {
+    const board = this.view?.board;
+    return board ? countsByStatus(board, this.tasks) : {};
+  }
+
+  /** The columns the filter shows: the board's statuses of its category. */
+  get columns(): TaskStatus[] {
+    return (
+      this.view?.board.statuses.filter(
+        (s) => this.filter === 'all' || s.category === this.filter,
+      ) ?? []
+    );
+  }
+
+  /** A column's tasks (of those shown). */
+  tasksIn(statusId: string): Task[] {
+    return this.shown.filter((t) => t.statusId === statusId);
+  }
+
+  /** Tasks whose status the board no longer has (another app changed it): shown, not lost. */
+  get strays(): Task[] {
+    const board = this.view?.board;
+    return board ? this.shown.filter((t) => !statusOf(board, t.statusId)) : [];
+  }
+
+  /** The tasks shown, by visit. */
+  get visits(): Visit[] {
+    return visitsOf(this.shown);
+  }
+
+  commentCount(taskId: string): number {
+    return this.view?.comments[taskId]?.length ?? 0;
   }
 
   /** Another account: start over. */

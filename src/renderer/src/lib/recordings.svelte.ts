@@ -1,5 +1,5 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { Label } from '../../../shared/api';
+import type { Label, RecordingOrder } from '../../../shared/api';
 import { isCacheOnlyOrder } from '../../../shared/api/values';
 import type {
   ChannelInput,
@@ -13,6 +13,7 @@ import type {
 import {
   DEFAULT_FILTERS,
   labelFilterOf,
+  sortedBy,
   type FilterQuery,
   type RecordingFilters,
 } from '../../../shared/label-filter';
@@ -23,6 +24,9 @@ export const PAGE_SIZE = 100;
 const PARALLEL_LOADS = 2;
 /** Pages kept in memory (6,000 rows); the farthest from view are dropped and asked again later. */
 const KEPT_PAGES = 60;
+
+/** Pause after the last keystroke in the patient box before the list follows it. */
+const PATIENT_TYPING_PAUSE_MS = 300;
 
 /** A User Timing measure per page answer, from its request (bench/list.bench.ts reads them). */
 const PAGE_MEASURE = 'earmark:recordings-page';
@@ -54,6 +58,8 @@ export interface PageError {
 export class RecordingsStore {
   accountId: string | null = null;
   filters = $state.raw<RecordingFilters>(DEFAULT_FILTERS);
+  /** The patient box as typed; the filter follows it once typing pauses. */
+  patientText = $state('');
   readonly query: FilterQuery = $derived(labelFilterOf(this.filters));
   /**
    * The order is one only this computer's copy can list in (Duration): the rows come from the
@@ -86,6 +92,7 @@ export class RecordingsStore {
   /** Pages the service has answered for (or the cache alone, offline). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private settled = new Set<number>();
+  private patientTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly api: EarmarkApi,
@@ -103,6 +110,7 @@ export class RecordingsStore {
     }
     this.accountId = accountId;
     this.filters = DEFAULT_FILTERS;
+    this.patientText = '';
     this.selected.clear();
     this.restart();
   }
@@ -110,6 +118,44 @@ export class RecordingsStore {
   setFilters(filters: RecordingFilters): void {
     this.filters = filters;
     this.restart();
+  }
+
+  /** Each keystroke in the patient box: the list follows once typing pauses. */
+  typePatient(text: string): void {
+    this.patientText = text;
+    clearTimeout(this.patientTimer);
+    this.patientTimer = setTimeout(() => {
+      if (text.trim() !== this.filters.patient.trim())
+        this.setFilters({ ...this.filters, patient: text });
+    }, PATIENT_TYPING_PAUSE_MS);
+  }
+
+  /** Every filter off (the patient box emptied); the order stays. */
+  clearFilters(): void {
+    clearTimeout(this.patientTimer);
+    this.patientText = '';
+    this.setFilters({
+      ...DEFAULT_FILTERS,
+      sort: this.filters.sort,
+      descending: this.filters.descending,
+    });
+  }
+
+  /** The screen goes: a patient still being typed is not applied (the box shows the filter). */
+  detach(): void {
+    clearTimeout(this.patientTimer);
+    this.patientText = this.filters.patient;
+  }
+
+  /** How the list is sorted by a column: 'none' for a column it is not sorted by. */
+  sortOf(property: RecordingOrder): 'ascending' | 'descending' | 'none' {
+    if (this.filters.sort !== property) return 'none';
+    return this.filters.descending ? 'descending' : 'ascending';
+  }
+
+  /** Sorts by a column: its own turns the order round, another starts with its natural one. */
+  sortBy(property: RecordingOrder): void {
+    this.setFilters(sortedBy(this.filters, property));
   }
 
   /** Drops what was loaded (and answers still on their way) and starts again at the top. */
