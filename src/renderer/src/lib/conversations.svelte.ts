@@ -1,6 +1,13 @@
 import type { Conversation, ConversationStatus, Device } from '../../../shared/api';
 import { TERMINAL_STATUSES } from '../../../shared/api/values';
-import type { ConversationSummary, EarmarkApi, IpcError, ReadSource } from '../../../shared/ipc';
+import type {
+  ChannelInput,
+  ChannelOutput,
+  ConversationSummary,
+  EarmarkApi,
+  IpcError,
+  ReadSource,
+} from '../../../shared/ipc';
 import { dayRange, groupByDay, parseDateKey, type DayGroup } from '../../../shared/timeline';
 import { CLINIC_TIME_ZONE } from './clinic-time';
 
@@ -239,40 +246,44 @@ export class ConversationsStore {
 
   /** POST complete; main then follows it until it settles (conversation.changed). */
   async complete(conversation: Conversation): Promise<void> {
-    const key = keyOf(conversation);
-    const now = this.follows[key]?.state;
+    const now = this.follows[keyOf(conversation)]?.state;
     if (now === 'completing' || now === 'following') return;
-    const accountId = this.accountId;
-    this.follows[key] = { state: 'completing' };
-    const result = await this.api.invoke('hub.complete', {
-      deviceId: conversation.deviceId,
-      conversationId: conversation.conversationId,
-    });
-    if (accountId !== this.accountId) return;
-    if (!result.ok) {
-      this.follows[key] = { state: 'failed', error: result.error };
-      return;
-    }
-    this.update(result.value);
-    await this.follow(result.value);
+    const completed = await this.followStep(conversation, 'completing', 'hub.complete');
+    if (!completed) return;
+    this.update(completed);
+    await this.follow(completed);
   }
 
   /** Has main follow the conversation to its final status (or look once, if it is final). */
   async follow(conversation: Conversation): Promise<void> {
+    const followed = await this.followStep(conversation, 'following', 'conversations.follow');
+    if (!followed) return;
+    this.update(followed.value);
+    if (isFinal(followed.value.status)) delete this.follows[keyOf(conversation)];
+  }
+
+  /**
+   * One step of following a conversation: said in its row's follow, then asked of main. Its
+   * answer; null when it failed (said in the follow) or another account was opened meanwhile.
+   */
+  private async followStep<C extends 'hub.complete' | 'conversations.follow'>(
+    conversation: Conversation,
+    state: 'completing' | 'following',
+    channel: C,
+  ): Promise<ChannelOutput<C> | null> {
     const key = keyOf(conversation);
     const accountId = this.accountId;
-    this.follows[key] = { state: 'following' };
-    const result = await this.api.invoke('conversations.follow', {
+    this.follows[key] = { state };
+    const result = await this.api.invoke(channel, {
       deviceId: conversation.deviceId,
       conversationId: conversation.conversationId,
-    });
-    if (accountId !== this.accountId) return;
+    } as ChannelInput<C>);
+    if (accountId !== this.accountId) return null;
     if (!result.ok) {
       this.follows[key] = { state: 'failed', error: result.error };
-      return;
+      return null;
     }
-    this.update(result.value.value);
-    if (isFinal(result.value.value.status)) delete this.follows[key];
+    return result.value;
   }
 
   /**
