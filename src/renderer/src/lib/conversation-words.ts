@@ -1,4 +1,7 @@
 import type { ConversationStatus } from '../../../shared/api';
+import type { ConversationSummary } from '../../../shared/ipc';
+import type { ConversationBand } from '../../../shared/timeline';
+import { format } from './format';
 
 /**
  * The interface's words for the service's terms (UI.md "Words"): "conversation" for a hub
@@ -73,6 +76,26 @@ export const transcriptStateLabel = (state: string): string =>
 
 export { RECORD_TYPE_WORDS, recordTypeLabel } from '../../../shared/record/record-kinds';
 
+/** When a conversation was, "10:43–10:54"; '' when its time is not known. */
+export const conversationTime = (s: ConversationSummary): string =>
+  s.startMs === null || s.endMs === null
+    ? ''
+    : `${format.clock(s.startMs)}–${format.clock(s.endMs)}`;
+
+/** When it was recorded, in full: "Fri, Nov 20, 2026 · 10:43–10:54 · 11 min"; null when not known. */
+export const recordedText = (s: ConversationSummary): string | null =>
+  s.startMs === null || s.endMs === null
+    ? null
+    : `${format.weekdayDate(s.startMs)} · ${conversationTime(s)} · ${format.duration(s.endMs - s.startMs)}`;
+
+/** The first line of its transcript without its speaker, or what stands in for it. */
+export function firstLine(s: ConversationSummary): string {
+  const line = s.conversation.transcriptText.split('\n').find((l) => l.trim() !== '');
+  return line
+    ? line.replace(/^[^:]{1,40}:\s*/, '').trim()
+    : transcriptStateLabel(s.conversation.transcriptState);
+}
+
 /** A stretch of a transcript said by one speaker (null: lines with no speaker label). */
 export interface SpeakerTurn {
   speaker: string | null;
@@ -102,3 +125,11 @@ export function speakerTurns(text: string): SpeakerTurn[] {
   }
   return turns;
 }
+
+/** A known conversation's time on the timeline: "10:51–11:08". */
+export const bandTime = (band: ConversationBand): string =>
+  `${format.clock(band.startMs)}–${format.clock(band.endMs)}`;
+
+/** A known conversation in words: "10:51–11:08 conversation · Uploaded". */
+export const bandText = (band: ConversationBand): string =>
+  `${bandTime(band)} conversation · ${band.status ? statusLabel(band.status) : 'status not known yet'}`;

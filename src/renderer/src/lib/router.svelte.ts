@@ -22,7 +22,7 @@ export type ScreenId = SidebarScreen | DetailScreen;
 
 const DETAIL_SCREENS: readonly string[] = ['record'];
 
-interface Route {
+export interface Route {
   screen: ScreenId;
   /** What a detail screen shows, or the section of a sidebar screen (null: its default). */
   id: string | null;
@@ -37,17 +37,26 @@ function parse(hash: string): Route {
   return { screen: 'timeline', id: null };
 }
 
-class Router {
-  route = $state<Route>(parse(location.hash));
+/** What the router needs of the window: its address, its history, and word of their changes. */
+export interface RouterWindow {
+  readonly location: { readonly hash: string };
+  readonly history: { pushState(data: null, unused: string, url: string): void };
+  addEventListener(type: 'hashchange' | 'popstate', listener: () => void): void;
+}
 
-  constructor() {
+/** The screen the window shows, kept in the address's hash so a reload and Back keep it. */
+export class RouterStore {
+  route = $state<Route>({ screen: 'timeline', id: null });
+
+  constructor(private readonly window: RouterWindow) {
+    this.sync();
     window.addEventListener('hashchange', () => this.sync());
     window.addEventListener('popstate', () => this.sync());
   }
 
   /** Follows the address after Back, Forward or a typed hash. */
   sync(): void {
-    this.route = parse(location.hash);
+    this.route = parse(this.window.location.hash);
   }
 
   get screen(): ScreenId {
@@ -57,7 +66,7 @@ class Router {
   /** A sidebar screen, optionally at one of its sections. */
   go(screen: SidebarScreen, section: string | null = null): void {
     this.route = { screen, id: section };
-    history.pushState(
+    this.window.history.pushState(
       null,
       '',
       section ? `#${screen}/${encodeURIComponent(section)}` : `#${screen}`,
@@ -67,8 +76,6 @@ class Router {
   /** Opens a detail screen (a record) so Back returns to where the user was. */
   open(screen: DetailScreen, id: string): void {
     this.route = { screen, id };
-    history.pushState(null, '', `#${screen}/${encodeURIComponent(id)}`);
+    this.window.history.pushState(null, '', `#${screen}/${encodeURIComponent(id)}`);
   }
 }
-
-export const router = new Router();

@@ -1,14 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ExportRow, ExportSummary, UnfinishedExport } from '../../src/shared/ipc';
-import { withFake } from './fake-earmark';
+import { ExportDialogStore } from '../../src/renderer/src/lib/export-dialog.svelte';
+import { ExportRunStore } from '../../src/renderer/src/lib/export-run.svelte';
+import { FakeEarmark, settle } from './support';
 
-const { fake, module } = await withFake(async () => ({
-  ...(await import('../../src/renderer/src/lib/export-run.svelte')),
-  ...(await import('../../src/renderer/src/lib/export-dialog.svelte')),
-}));
-const { ExportRun, UnfinishedExports, exportDialog } = module;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const info = (folderChoice: 'dialog' | 'path') => ({
   version: '0.1.0',
   shell: folderChoice === 'path' ? ('browser' as const) : ('electron' as const),
@@ -36,8 +31,11 @@ const summary = (exportId: string, rows: ExportRow[]): ExportSummary => ({
 });
 
 describe('an export run', () => {
+  let fake: FakeEarmark;
+  let exportDialog: ExportDialogStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
+    exportDialog = new ExportDialogStore();
     exportDialog.open({ ids: ['a', 'b', 'c'] }, 3);
   });
 
@@ -46,13 +44,17 @@ describe('an export run', () => {
     fake.handle('export.useFolder', ({ path }) => ({ folderId: 'f-1', path }));
     let finish: (value: ExportSummary) => void = () => {};
     fake.handle('export.run', () => new Promise((resolve) => (finish = resolve)));
-    const run = new ExportRun(
+    const run = new ExportRunStore(
+      fake,
+      exportDialog,
       () => ({ ids: ['a', 'b', 'c'] }),
       () => 3,
     );
     expect((await run.loadInfo())?.defaultExportFolder).toBe('/home/vet/Downloads');
-    const started = run.start({ transcripts: false, onExists: 'skip' }, ' /home/vet/Exports ');
-    await settle();
+    run.transcripts = false;
+    run.onExists = 'skip';
+    run.path = ' /home/vet/Exports ';
+    const started = run.start();
     await settle();
     expect(fake.callsOf('export.useFolder')).toEqual([{ path: '/home/vet/Exports' }]);
     const [asked] = fake.callsOf('export.run');
@@ -97,18 +99,23 @@ describe('an export run', () => {
     finish(summary(asked!.exportId, [row('a', 'exported'), row('b', 'exported')]));
     expect(await started).toBe(true);
     expect(run.phase).toBe('done');
+    expect(run.summaryCounts).toEqual([{ state: 'exported', n: 2 }]);
+    expect(run.completion).toBe('Export finished: 2 exported.');
     expect(exportDialog.running).toBeNull();
   });
 
   it('says why a typed folder cannot be used, and starts nothing', async () => {
     fake.handle('app.info', () => info('path'));
     fake.fail('export.useFolder', { kind: 'invalid_input', message: 'No such folder.' });
-    const run = new ExportRun(
+    const run = new ExportRunStore(
+      fake,
+      exportDialog,
       () => ({ ids: ['a'] }),
       () => 1,
     );
     await run.loadInfo();
-    expect(await run.start({ transcripts: true, onExists: 'keep-both' }, '/nowhere')).toBe(false);
+    run.path = '/nowhere';
+    expect(await run.start()).toBe(false);
     expect(run.error?.message).toBe('That folder cannot be used (/nowhere): No such folder.');
     expect(run.phase).toBe('setup');
     expect(fake.callsOf('export.run')).toEqual([]);
@@ -122,14 +129,19 @@ describe('an export run', () => {
         ? summary(exportId, [row('a', 'exported'), row('b', 'failed'), row('c', 'cancelled')])
         : summary(exportId, [row('b', 'exported'), row('c', 'exported')]),
     );
-    const run = new ExportRun(
+    const run = new ExportRunStore(
+      fake,
+      exportDialog,
       () => ({ ids: ['a', 'b', 'c'] }),
       () => 3,
     );
     await run.loadInfo();
     await run.chooseFolder();
-    await run.start({ transcripts: true, onExists: 'keep-both' }, '');
+    expect(run.canStart(false)).toBe(true);
+    expect(run.canStart(true)).toBe(false); // offline
+    await run.start();
     expect(run.unfinished).toEqual(['b', 'c']);
+    expect(run.completion).toBe('Export finished: 1 exported, 1 failed, 1 cancelled.');
     await run.retry();
     const retried = fake.callsOf('export.run')[1]!;
     expect(retried).toMatchObject({ folderId: 'f-2', labels: { ids: ['b', 'c'] } });
@@ -149,44 +161,18 @@ describe('an export run', () => {
       kind: 'offline',
       message: 'The clinic service cannot be reached.',
     });
-    const run = new ExportRun(
+    const run = new ExportRunStore(
+      fake,
+      exportDialog,
       () => ({ resume: stopped }),
       () => 5,
     );
     run.resume();
-    await settle();
     await settle();
     expect(fake.callsOf('export.resume')[0]).toMatchObject({ journalId: 'j-1' });
     expect(run.phase).toBe('setup');
     expect(run.error?.message).toBe(
       'The export into /home/vet/Exports stopped: The clinic service cannot be reached.',
     );
-  });
-});
-
-describe('unfinished exports', () => {
-  it('lists them, and after a discard lists what is left (or says why it failed)', async () => {
-    const stopped = (journalId: string): UnfinishedExport => ({
-      journalId,
-      folder: '/x',
-      total: 2,
-      done: 1,
-      startedAt: '2026-11-23T10:00:00.000Z',
-    });
-    let left = [stopped('j-1'), stopped('j-2')];
-    fake.handle('export.unfinished', () => left);
-    fake.handle('export.discard', ({ journalId }) => {
-      left = left.filter((e) => e.journalId !== journalId);
-      return null;
-    });
-    const unfinished = new UnfinishedExports();
-    await unfinished.load();
-    expect(unfinished.list).toHaveLength(2);
-    await unfinished.discard(stopped('j-1'));
-    expect(unfinished.list.map((e) => e.journalId)).toEqual(['j-2']);
-    fake.fail('export.discard', { kind: 'internal', message: 'The journal cannot be removed.' });
-    await unfinished.discard(stopped('j-2'));
-    expect(unfinished.discardError?.message).toBe('The journal cannot be removed.');
-    expect(unfinished.list).toHaveLength(1);
   });
 });

@@ -1,7 +1,6 @@
-import type { ApiKey, Delivery, Webhook } from '../../../shared/api';
+import type { Delivery, Webhook } from '../../../shared/api';
 import type { EventType } from '../../../shared/api/values';
-import type { IpcError } from '../../../shared/ipc';
-import { earmark } from '../bridge';
+import type { EarmarkApi, IpcError } from '../../../shared/ipc';
 
 export interface NewWebhook {
   url: string;
@@ -27,6 +26,10 @@ export class WebhooksStore {
   busy = $state<'test' | 'enable' | 'delete' | 'create' | null>(null);
   actionError = $state.raw<IpcError | null>(null);
   testOutcome = $state<string | null>(null);
+  /** The delete of the selected webhook waits for the user's confirmation. */
+  confirmingDelete = $state(false);
+
+  constructor(private readonly api: EarmarkApi) {}
 
   get selected(): Webhook | null {
     return this.webhooks.find((w) => w.id === this.selectedId) ?? null;
@@ -35,7 +38,7 @@ export class WebhooksStore {
   async load(): Promise<void> {
     this.loading = true;
     this.error = null;
-    const result = await earmark.invoke('admin.webhooks', {});
+    const result = await this.api.invoke('admin.webhooks', {});
     this.loading = false;
     this.loaded = true;
     if (result.ok) this.webhooks = result.value;
@@ -51,10 +54,16 @@ export class WebhooksStore {
     void this.loadDeliveries(webhook.id);
   }
 
+  /** The detail panel closes. */
+  deselect(): void {
+    this.selectedId = null;
+    this.confirmingDelete = false;
+  }
+
   async loadDeliveries(webhookId: string): Promise<void> {
     this.loadingDeliveries = true;
     this.deliveriesError = null;
-    const result = await earmark.invoke('admin.deliveries', { webhookId });
+    const result = await this.api.invoke('admin.deliveries', { webhookId });
     if (webhookId !== this.selectedId) return;
     this.loadingDeliveries = false;
     if (result.ok) this.deliveries = result.value;
@@ -66,7 +75,7 @@ export class WebhooksStore {
     this.busy = 'test';
     this.actionError = null;
     this.testOutcome = null;
-    const result = await earmark.invoke('admin.testWebhook', { webhookId: webhook.id });
+    const result = await this.api.invoke('admin.testWebhook', { webhookId: webhook.id });
     this.busy = null;
     if (!result.ok) {
       this.actionError = result.error;
@@ -86,17 +95,26 @@ export class WebhooksStore {
   async enable(webhook: Webhook): Promise<void> {
     this.busy = 'enable';
     this.actionError = null;
-    const result = await earmark.invoke('admin.enableWebhook', { webhookId: webhook.id });
+    const result = await this.api.invoke('admin.enableWebhook', { webhookId: webhook.id });
     this.busy = null;
     if (result.ok) this.webhooks = result.value;
     else this.actionError = result.error;
   }
 
-  /** Deletes it; true when it is gone. */
+  /** Asks before deleting the selected webhook (the confirmation dialog). */
+  askDelete(): void {
+    this.confirmingDelete = true;
+  }
+
+  cancelDelete(): void {
+    this.confirmingDelete = false;
+  }
+
+  /** Deletes it; true when it is gone (the confirmation goes with it). */
   async remove(webhook: Webhook): Promise<boolean> {
     this.busy = 'delete';
     this.actionError = null;
-    const result = await earmark.invoke('admin.deleteWebhook', { webhookId: webhook.id });
+    const result = await this.api.invoke('admin.deleteWebhook', { webhookId: webhook.id });
     this.busy = null;
     if (!result.ok) {
       this.actionError = result.error;
@@ -104,13 +122,14 @@ export class WebhooksStore {
     }
     this.webhooks = result.value;
     this.selectedId = null;
+    this.confirmingDelete = false;
     return true;
   }
 
   /** Creates one and selects it; the answer carries its secret (shown once), or the error. */
   async create(input: NewWebhook): Promise<{ secret: string; url: string } | IpcError> {
     this.busy = 'create';
-    const result = await earmark.invoke('admin.createWebhook', input);
+    const result = await this.api.invoke('admin.createWebhook', input);
     this.busy = null;
     if (!result.ok) return result.error;
     const { secret, ...webhook } = result.value;
@@ -123,44 +142,7 @@ export class WebhooksStore {
   }
 
   private async refreshList(): Promise<void> {
-    const result = await earmark.invoke('admin.webhooks', {});
+    const result = await this.api.invoke('admin.webhooks', {});
     if (result.ok) this.webhooks = result.value;
-  }
-}
-
-/** The API keys screen's state and calls: the organization's keys and revoking one. */
-export class ApiKeysStore {
-  keys = $state.raw<ApiKey[]>([]);
-  loaded = $state(false);
-  loading = $state(false);
-  error = $state.raw<IpcError | null>(null);
-  busy = $state(false);
-  revokeError = $state.raw<IpcError | null>(null);
-  /** What the last revoke did, in words. */
-  revoked = $state<string | null>(null);
-
-  async load(): Promise<void> {
-    this.loading = true;
-    this.error = null;
-    const result = await earmark.invoke('admin.apiKeys', {});
-    this.loading = false;
-    this.loaded = true;
-    if (result.ok) this.keys = result.value;
-    else this.error = result.error;
-  }
-
-  /** Revokes the key; true when it is revoked. */
-  async revoke(key: ApiKey): Promise<boolean> {
-    this.busy = true;
-    this.revokeError = null;
-    const result = await earmark.invoke('admin.revokeApiKey', { keyId: key.id });
-    this.busy = false;
-    if (!result.ok) {
-      this.revokeError = result.error;
-      return false;
-    }
-    this.keys = result.value;
-    this.revoked = `“${key.name}” (${key.keyPrefix}) is revoked.`;
-    return true;
   }
 }

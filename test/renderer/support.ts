@@ -7,7 +7,9 @@ import type {
   IpcError,
   IpcEvents,
   IpcResult,
+  Sourced,
 } from '../../src/shared/ipc';
+import type { AccountSummary } from '../../src/shared/ipc';
 
 type Handler<C extends ChannelName> = (
   input: ChannelInput<C>,
@@ -24,11 +26,6 @@ export class FakeEarmark implements EarmarkApi {
   private readonly failures = new Map<ChannelName, IpcError>();
   private readonly answers = new Map<ChannelName, (input: never) => Promise<IpcResult<unknown>>>();
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
-
-  constructor() {
-    // The connection store asks once, when it is first imported: online unless a test says not.
-    this.handle('app.connection', () => ({ state: 'online', lastError: null, checkedAt: null }));
-  }
 
   handle<C extends ChannelName>(channel: C, handler: Handler<C>): this {
     this.failures.delete(channel);
@@ -91,13 +88,38 @@ export class FakeEarmark implements EarmarkApi {
 }
 
 /**
- * Installs a fake as window.earmark (what the renderer's bridge takes) and imports a store module
- * fresh, so each test file's stores talk to its own fake.
+ * Lets every answer the fake has given reach its store: the fake answers after a microtask, and a
+ * store may chain a few calls, each answered the same way; a handful of macrotask turns lets the
+ * longest chain in these stores finish. For answers a test holds back (to cross them), release
+ * them first, then settle.
  */
-export async function withFake<T>(
-  load: () => Promise<T>,
-): Promise<{ fake: FakeEarmark; module: T }> {
-  const fake = new FakeEarmark();
-  (globalThis as { window?: unknown }).window = { earmark: fake };
-  return { fake, module: await load() };
+export async function settle(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** A read's answer as main's offline policy gives it: the value, where it came from, and when. */
+export const sourced = <T>(
+  value: T,
+  source: 'service' | 'cache' = 'service',
+  fetchedAt = '2026-11-24T08:00:00.000Z',
+): Sourced<T> => ({ value, source, fetchedAt });
+
+/** An account as main lists it (active, its key in the keychain), with `extra` over it. */
+export const account = (baseUrl: string, extra: Partial<AccountSummary> = {}): AccountSummary => ({
+  id: 'a-1',
+  baseUrl,
+  organizationId: 'org-1',
+  organizationName: 'Riverside',
+  email: 'vet@example.com',
+  entitlements: null,
+  allowedFeatures: [],
+  keyId: null,
+  keyName: null,
+  keyPrefix: null,
+  expiresAt: null,
+  keyStorage: 'keychain',
+  demo: false,
+  hasKey: true,
+  active: true,
+  ...extra,
+});
