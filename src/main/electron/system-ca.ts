@@ -23,7 +23,7 @@ type CaQuery = (type: 'default' | 'system') => string[];
 const caQuery = (tls as { getCACertificates?: CaQuery }).getCACertificates;
 
 /** Node's reader of the system's store (Keychain, Windows' store, OpenSSL's folders), if any. */
-export const nodeSystemStore: AuthorityReader | undefined = caQuery
+const nodeSystemStore: AuthorityReader | undefined = caQuery
   ? () => caQuery('system')
   : undefined;
 

@@ -7,7 +7,7 @@ export interface WindowState {
   maximized: boolean;
 }
 
-export const DEFAULT_BOUNDS = { width: 1280, height: 820 };
+const DEFAULT_BOUNDS = { width: 1280, height: 820 };
 export const MIN_SIZE = { width: 1024, height: 700 };
 
 /** The renderer's security settings: isolated, sandboxed, no Node, web security on. */

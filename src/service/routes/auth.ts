@@ -11,7 +11,7 @@ import { RateLimiter } from '../http/rate-limit';
 import type { RouteModule } from '../http/context';
 import { ProblemError } from '../http/problems';
 
-export const identityOf = (principal: Principal): IdentityType => ({
+const identityOf = (principal: Principal): IdentityType => ({
   userId: principal.userId,
   email: principal.email,
   authMethod: principal.authMethod,

@@ -19,7 +19,7 @@ import { CLINIC_TIME_ZONE } from './clinic-time';
  * another account starts over.
  */
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 export type ConversationRef = { deviceId: string; conversationId: string };
 export const keyOf = (c: ConversationRef) => `${c.deviceId}/${c.conversationId}`;
