@@ -66,3 +66,26 @@ describe('connecting an account', () => {
     );
   });
 });
+
+describe('removing an account', () => {
+  it('says what the removal could not do, until dismissed; a removal that worked says nothing', async () => {
+    const fake = new FakeEarmark();
+    const accounts = new AccountsStore(fake);
+    const left = {
+      kind: 'keychain_unavailable' as const,
+      message: 'The account was removed, but the system keychain could not be reached.',
+    };
+    fake.fail('accounts.remove', left);
+    await accounts.remove('a-1');
+    expect(fake.callsOf('accounts.remove')).toEqual([{ accountId: 'a-1' }]);
+    expect(accounts.removalProblem).toEqual(left);
+    accounts.dismissRemovalProblem();
+    expect(accounts.removalProblem).toBeNull();
+
+    fake.fail('accounts.remove', left);
+    await accounts.remove('a-1');
+    fake.handle('accounts.remove', () => []);
+    await accounts.remove('a-2');
+    expect(accounts.removalProblem).toBeNull();
+  });
+});

@@ -72,9 +72,20 @@ export class AccountsStore {
     await this.api.invoke('accounts.activate', { accountId });
   }
 
+  /**
+   * What the last removal could not do, in main's words: the account stayed (nothing removed), or
+   * it went but the keychain kept its key for now (`keychain_unavailable`). Null once said.
+   */
+  removalProblem = $state<IpcError | null>(null);
+
   /** Removes the account; its key is deleted from the keychain. */
   async remove(accountId: string): Promise<void> {
-    await this.api.invoke('accounts.remove', { accountId });
+    const result = await this.api.invoke('accounts.remove', { accountId });
+    this.removalProblem = result.ok ? null : result.error;
+  }
+
+  dismissRemovalProblem(): void {
+    this.removalProblem = null;
   }
 
   /**
