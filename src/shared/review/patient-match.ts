@@ -98,7 +98,8 @@ const SPECIES_OF_WORD = new Map(
 export function speciesMentioned(text: string): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const word of textWords(text)) {
-    const species = SPECIES_OF_WORD.get(word.key);
+    const species =
+      SPECIES_OF_WORD.get(word.key) ?? SPECIES_OF_WORD.get(word.key.replace(/s$/, ''));
     if (species) counts[species] = (counts[species] ?? 0) + 1;
   }
   return counts;
@@ -283,9 +284,12 @@ function decide(
 ): { order: PatientCandidate[]; decidedBy: Decision } {
   if (patients.length === 1) return { order: [...patients], decidedBy: 'name' };
   if (recordSpecies) {
+    // The one known to be of that species; else the only one not known to be of another.
     const same = patients.filter((p) => mainSpecies(p.species) === recordSpecies);
-    if (same.length === 1)
-      return { order: [same[0]!, ...patients.filter((p) => p !== same[0])], decidedBy: 'species' };
+    const possible = patients.filter((p) => [recordSpecies, null].includes(mainSpecies(p.species)));
+    const chosen = same.length === 1 ? same[0] : possible.length === 1 ? possible[0] : undefined;
+    if (chosen)
+      return { order: [chosen, ...patients.filter((p) => p !== chosen)], decidedBy: 'species' };
   }
   const seen = patients
     .filter((p) => p.lastSeenInRoomMs != null)

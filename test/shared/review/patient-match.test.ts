@@ -139,6 +139,12 @@ describe('matchPatients: patients who share a name', () => {
     expect(match.suggestions.map((s) => s.patientId)).toEqual(['teddy-dog', 'teddy-cat']);
   });
 
+  it('decides for the only one not known to be of another species', () => {
+    const unknownDog = teddies.map((p) => (p.id === 'teddy-dog' ? { ...p, species: {} } : p));
+    const match = spoken('What brings Teddy in today? Spaniels love water.', unknownDog);
+    expect(match.first).toMatchObject({ patientId: 'teddy-dog', decidedBy: 'species' });
+  });
+
   it('decides by the one seen most recently in the same room when no species is said', () => {
     const match = spoken('What brings Teddy in today?', teddies);
     expect(match.first).toMatchObject({ patientId: 'teddy-cat', decidedBy: 'room' });
