@@ -19,7 +19,7 @@ import {
   simulateDay,
   type SimulatedConsult,
 } from '../../src/service/hub/simulator';
-import { all } from '../../src/node/sql';
+import { all } from '../../src/node-common/sql';
 
 /** Seeded on a Thursday morning; the clock then moves as the test says. */
 const SEEDED = new Date(2026, 10, 19, 10, 30).getTime();
