@@ -5,7 +5,7 @@ import {
   NotificationsStore,
   type SystemNotifications,
 } from '../../src/renderer/src/lib/notifications.svelte';
-import { FakeEarmark } from './fake-earmark';
+import { FakeEarmark } from './support';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 

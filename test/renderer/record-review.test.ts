@@ -3,7 +3,7 @@ import type { Label } from '../../src/shared/api';
 import type { PatientMatch, RecordReview } from '../../src/shared/ipc';
 import { DEFAULT_REVIEW_SETTINGS } from '../../src/shared/ipc/constants';
 import { RecordReviewStore } from '../../src/renderer/src/lib/record-review.svelte';
-import { FakeEarmark } from './fake-earmark';
+import { FakeEarmark } from './support';
 
 const LABEL_ID = '3b2d6c1e-9a4f-4e57-8c1d-0f6a2b7e9d10';
 const VIEWING_MS = 3000;
@@ -53,6 +53,15 @@ describe('RecordReviewStore', () => {
       { records: [LABEL_ID], conversations: [], reviewed: true },
     ]);
     expect(store.review?.reviewed.state).toBe('current');
+  });
+
+  it('counts the time in view from before the record’s review was read', async () => {
+    const { fake, store } = setUp();
+    vi.useFakeTimers();
+    store.viewed(true);
+    await store.load({ id: LABEL_ID, patient: null });
+    await vi.advanceTimersByTimeAsync(VIEWING_MS);
+    expect(fake.callsOf('review.mark')).toHaveLength(1);
   });
 
   it('does not when it left the view first, nor when the setting says by hand', async () => {

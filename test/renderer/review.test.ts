@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewItem } from '../../src/shared/ipc';
 import { itemKey, reviewItem, type ReviewFacts } from '../../src/shared/review/queue';
 import { PAGE_SIZE, ReviewStore } from '../../src/renderer/src/lib/review.svelte';
-import { FakeEarmark } from './fake-earmark';
+import { FakeEarmark } from './support';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const ZONE = 'Europe/London';

@@ -149,6 +149,17 @@ export const reviewDays = <T extends Pick<ReviewItem, 'startMs'>>(
 /** An item's key across kinds (a conversation and a record never share one). */
 export const itemKey = (item: Pick<ReviewItem, 'kind' | 'id'>): string => `${item.kind}:${item.id}`;
 
+/** A reason in a word or two, as a list's badge says it (reasonWords says it whole). */
+export const REASON_LABELS: Record<ReviewReasonKind, string> = {
+  new: 'New',
+  updated: 'Updated',
+  'no-patient': 'No patient yet',
+  failed: 'Failed',
+  excluded: 'Excluded',
+  'still-active': 'Still active',
+  processing: 'Being processed',
+};
+
 /** A reason in plain words; `clock` formats a time of day in the clinic's zone. */
 export function reasonWords(reason: ReviewReason, clock: (ms: number) => string): string {
   switch (reason.kind) {

@@ -24,6 +24,8 @@ export class RecordReviewStore {
   error = $state.raw<IpcError | null>(null);
   private labelId: string | null = null;
   private viewing: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the transcript or note is in view now (the view may say so before the load ends). */
+  private inView = false;
   private request = 0;
 
   constructor(
@@ -53,6 +55,7 @@ export class RecordReviewStore {
     this.match = match?.ok ? match.value : null;
     const failed = [review, settings, match].find((r) => r && !r.ok);
     this.error = failed && !failed.ok ? failed.error : null;
+    this.viewed(this.inView);
   }
 
   /**
@@ -60,6 +63,7 @@ export class RecordReviewStore {
    * counts as reviewed, unless the setting says by hand, or it is reviewed as it is already.
    */
   viewed(inView: boolean): void {
+    this.inView = inView;
     if (!inView) return this.stopViewing();
     if (this.viewing || this.settings?.markOnOpen !== 'after-viewing') return;
     if (this.review?.reviewed.state === 'current') return;
