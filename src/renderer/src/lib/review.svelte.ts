@@ -79,14 +79,17 @@ export class ReviewStore {
     return Boolean(f.sources?.length || f.kinds?.length || f.reasons?.length || f.showReviewed);
   }
 
-  /** What `r` and the buttons act on: the selection, else the focused item. */
+  /**
+   * What `r` and the buttons act on: the selection, else the focused item; never what is being
+   * processed (shown, not actionable).
+   */
   get targets(): ReviewItem[] {
     if (this.selected.length > 0) {
       const chosen = keySet(this.selected);
-      return this.items.filter((i) => chosen[itemKey(i)]);
+      return this.items.filter((i) => chosen[itemKey(i)] && i.actionable);
     }
     const item = this.focusedItem;
-    return item ? [item] : [];
+    return item?.actionable ? [item] : [];
   }
 
   /** The first page (or as many items as are shown, to keep the place), then the focus. */
