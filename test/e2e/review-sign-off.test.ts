@@ -137,7 +137,10 @@ describe.skipIf(problem !== undefined).each(DIALECTS)('clinic sign-off (%s diale
 
     // The other desktop: in its queue until its next sync, then shown as signed off.
     const other = owner.page;
-    await other.getByRole('link', { name: /^Review/ }).click();
+    await other
+      .getByRole('navigation', { name: 'Earmark' })
+      .getByRole('link', { name: /^Review/ })
+      .click();
     await inQueue(other).waitFor();
     await synced(owner);
     await expect.poll(() => inQueue(other).count(), WAIT).toBe(0);

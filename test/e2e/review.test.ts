@@ -62,7 +62,10 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       page.evaluate<string | null>('document.activeElement?.getAttribute("data-key") ?? null');
     /** The count the sidebar shows beside Review. */
     const sidebarCount = async () => {
-      const text = await page.getByRole('link', { name: /^Review/ }).textContent();
+      const text = await page
+        .getByRole('navigation', { name: 'Earmark' })
+        .getByRole('link', { name: /^Review/ })
+        .textContent();
       return Number(/(\d[\d,]*)/.exec(text ?? '')?.[1]?.replace(/,/g, '') ?? 0);
     };
     const synced = async () => {
@@ -76,7 +79,10 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
         .toBe(true);
     };
     const openReview = async () => {
-      await page.getByRole('link', { name: /^Review/ }).click();
+      await page
+        .getByRole('navigation', { name: 'Earmark' })
+        .getByRole('link', { name: /^Review/ })
+        .click();
       await options().first().waitFor();
     };
 

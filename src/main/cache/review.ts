@@ -14,6 +14,8 @@ export interface ReviewFactsQuery {
   showReviewed: boolean;
   /** The name of the clinic's sign-off board(s): their done tasks sign records off. */
   signOffBoardName: string;
+  /** Only this record (the record view), whatever its state; no conversations. */
+  labelId?: string;
 }
 
 export interface ReviewMarks {
@@ -33,28 +35,23 @@ const changedSince = (inOrNotIn: 'IN' | 'NOT IN') => `EXISTS (
                       WHERE v.label_id = n.label_id AND v.version_key = n.version_key))`;
 
 const RECORD_FACTS = `
-  WITH sign_off AS (
-    SELECT t.group_key, t.assignee, t.completed_at, t.completed_at_iso
-      FROM tasks t JOIN task_boards b ON b.id = t.board_id
-     WHERE b.name = @signOffBoardName AND t.completed_at_iso IS NOT NULL
-  ), facts AS (
-    SELECT l.id, l.type, l.from_ms, l.to_ms, l.patient_name, l.friendly_name, l.device_serial,
-           l.transcript_pending, r.reviewed_at,
-           CASE WHEN r.label_id IS NULL THEN 0 ELSE ${changedSince('IN')} END AS transcript_changed,
-           CASE WHEN r.label_id IS NULL THEN 0 ELSE ${changedSince('NOT IN')} END AS note_changed,
-           (SELECT s.assignee FROM sign_off s WHERE s.group_key = l.id LIMIT 1) AS signed_off_by,
-           (SELECT coalesce(nullif(s.completed_at, ''), s.completed_at_iso)
-              FROM sign_off s WHERE s.group_key = l.id LIMIT 1) AS signed_off_at
-      FROM labels l LEFT JOIN review_records r ON r.label_id = l.id
-  )
-  SELECT f.*,
-         (SELECT substr(n.content, 1, 240) FROM notes n
-           WHERE n.label_id = f.id AND n.is_current = 1 AND n.type IN ${TRANSCRIPT_TYPES}
-           LIMIT 1) AS preview
-    FROM facts f
-   WHERE @showReviewed = 1
-      OR ((f.reviewed_at IS NULL OR f.transcript_changed OR f.note_changed)
-          AND f.signed_off_by IS NULL)`;
+  SELECT l.id, l.type, l.from_ms, l.to_ms, l.patient_name, l.friendly_name, l.device_serial,
+         l.transcript_pending, r.reviewed_at,
+         CASE WHEN r.label_id IS NULL THEN 0 ELSE ${changedSince('IN')} END AS transcript_changed,
+         CASE WHEN r.label_id IS NULL THEN 0 ELSE ${changedSince('NOT IN')} END AS note_changed,
+         s.assignee AS signed_off_by, s.signed_at AS signed_off_at
+    FROM labels l
+    LEFT JOIN review_records r ON r.label_id = l.id
+    LEFT JOIN (
+      SELECT t.group_key, max(t.assignee) AS assignee,
+             max(coalesce(nullif(t.completed_at, ''), t.completed_at_iso)) AS signed_at
+        FROM tasks t JOIN task_boards b ON b.id = t.board_id
+       WHERE b.name = @signOffBoardName AND t.completed_at_iso IS NOT NULL
+       GROUP BY t.group_key
+    ) s ON s.group_key = l.id
+   WHERE (@labelId IS NULL OR l.id = @labelId)
+     AND (@showReviewed = 1
+          OR ((r.label_id IS NULL OR transcript_changed OR note_changed) AND s.group_key IS NULL))`;
 
 interface RecordFactsRow {
   id: string;
@@ -70,7 +67,6 @@ interface RecordFactsRow {
   note_changed: number;
   signed_off_by: string | null;
   signed_off_at: string | null;
-  preview: string | null;
 }
 
 /** Conversations that can need attention; UPLOADED ones are their records. */
@@ -131,7 +127,8 @@ const recordFacts = (row: RecordFactsRow): ReviewFacts => ({
   statusReason: '',
   signedOff:
     row.signed_off_by === null ? null : { by: row.signed_off_by, at: row.signed_off_at ?? '' },
-  preview: previewOf(row.preview),
+  // Read for the items shown only (reviewPreviews): most of a queue is never on screen.
+  preview: '',
 });
 
 const conversationFacts = (row: ConversationFactsRow): ReviewFacts => ({
@@ -198,16 +195,29 @@ export const reviewReads = {
 
   /** Every item the review queue may show, as facts (unordered). */
   reviewFacts(db: Db, query: ReviewFactsQuery): ReviewFacts[] {
-    const params = {
-      showReviewed: query.showReviewed ? 1 : 0,
+    const showReviewed = query.showReviewed || query.labelId !== undefined ? 1 : 0;
+    const records = all<RecordFactsRow>(db, RECORD_FACTS, {
+      showReviewed,
       signOffBoardName: query.signOffBoardName,
-    };
+      labelId: query.labelId ?? null,
+    }).map(recordFacts);
+    if (query.labelId !== undefined) return records;
     return [
-      ...all<RecordFactsRow>(db, RECORD_FACTS, params).map(recordFacts),
-      ...all<ConversationFactsRow>(db, CONVERSATION_FACTS, {
-        showReviewed: params.showReviewed,
-      }).map(conversationFacts),
+      ...records,
+      ...all<ConversationFactsRow>(db, CONVERSATION_FACTS, { showReviewed }).map(conversationFacts),
     ];
+  },
+
+  /** The first words of each record's current transcript, for the items a screen shows. */
+  reviewPreviews(db: Db, labelIds: readonly string[]): Record<string, string> {
+    const rows = all<{ label_id: string; content: string }>(
+      db,
+      `SELECT label_id, substr(content, 1, 240) AS content FROM notes
+        WHERE is_current = 1 AND type IN ${TRANSCRIPT_TYPES}
+          AND label_id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(labelIds)],
+    );
+    return Object.fromEntries(rows.map((row) => [row.label_id, previewOf(row.content)]));
   },
 
   /** The review settings saved (keys absent were never set). */

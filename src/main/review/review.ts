@@ -10,12 +10,11 @@ import {
 import {
   compareItems,
   countsTowardQueue,
-  itemKey,
   matchesFilter,
   reviewItem,
   type ReviewItem,
 } from '../../shared/review/queue';
-import { dateKey, localDate } from '../../shared/timeline';
+import { dateKey, dayRange, localDate } from '../../shared/timeline';
 import type { Cache } from '../cache';
 import { AppError } from '../base/errors';
 
@@ -37,6 +36,26 @@ export const SIGN_OFF_WRITES =
   'signed-off recordings out of its queue. Nothing is written while sign-off is off.';
 
 const PAGE_SIZE = 100;
+/** How long the queue read last is used as it is (reasons that depend on the time move on). */
+const KEPT_MS = 60_000;
+
+/**
+ * Items per clinic-local day, for items newest first: a day's bounds are worked out once per day
+ * (a zone's wall clock costs an Intl call), not once per item.
+ */
+function countByDay(items: readonly ReviewItem[]): Map<string, number> {
+  const days = new Map<string, number>();
+  let day: { key: string; startMs: number; endMs: number } | undefined;
+  for (const { startMs } of items) {
+    if (startMs === null) continue;
+    if (!day || startMs < day.startMs || startMs >= day.endMs) {
+      const date = localDate(startMs);
+      day = { key: dateKey(date), ...dayRange(date) };
+    }
+    days.set(day.key, (days.get(day.key) ?? 0) + 1);
+  }
+  return days;
+}
 
 /**
  * The review queue of the active account, read from its cache (so offline too): each item with
@@ -45,21 +64,34 @@ const PAGE_SIZE = 100;
  */
 export class Review {
   private readonly now: () => number;
+  private kept: { cache: Cache; at: number; items: ReviewItem[] } | null = null;
 
   constructor(private readonly deps: ReviewDeps) {
     this.now = deps.now ?? Date.now;
   }
 
-  private async items(showReviewed: boolean): Promise<ReviewItem[]> {
-    const facts = await (
-      await this.deps.cache()
-    ).read.reviewFacts({ showReviewed, signOffBoardName: SIGN_OFF_BOARD_NAME });
+  /**
+   * The queue's items: kept from the last reading for a while (a sync, a mark or a sign-off reads
+   * it anew through refresh()), so opening Review does not wait for 10,000 items to be read and
+   * judged again; everything else (reviewed ones shown, one record) is read each time.
+   */
+  private async items(
+    query: { showReviewed: boolean; labelId?: string } = { showReviewed: false },
+  ): Promise<ReviewItem[]> {
+    const cache = await this.deps.cache();
+    const kept = this.kept;
+    const plain = !query.showReviewed && query.labelId === undefined;
+    if (plain && kept?.cache === cache && this.now() - kept.at < KEPT_MS) return kept.items;
+    const facts = await cache.read.reviewFacts({ ...query, signOffBoardName: SIGN_OFF_BOARD_NAME });
     const now = this.now();
-    return facts.map((f) => reviewItem(f, now));
+    const items = facts.map((f) => reviewItem(f, now));
+    if (plain) this.kept = { cache, at: now, items };
+    return items;
   }
 
   async list({ filter = {}, fromMs, toMs, offset = 0, limit = PAGE_SIZE }: ListInput = {}) {
-    const all = await this.items(filter.showReviewed === true);
+    const cache = await this.deps.cache();
+    const all = await this.items({ showReviewed: filter.showReviewed === true });
     const count = all.filter(countsTowardQueue).length;
     const sources = new Map<string, ReviewPage['sources'][number]>();
     for (const item of all) {
@@ -76,14 +108,12 @@ export class Review {
           (toMs === undefined || (item.startMs !== null && item.startMs < toMs)),
       )
       .sort(compareItems);
-    const days = new Map<string, number>();
-    for (const item of matching) {
-      if (item.startMs === null) continue;
-      const key = dateKey(localDate(item.startMs));
-      days.set(key, (days.get(key) ?? 0) + 1);
-    }
+    const days = countByDay(matching);
+    const items = matching.slice(offset, offset + limit);
+    const records = items.filter((i) => i.kind === 'record').map((i) => i.id);
+    const previews = records.length > 0 ? await cache.read.reviewPreviews(records) : {};
     return {
-      items: matching.slice(offset, offset + limit),
+      items: items.map((i) => (i.kind === 'record' ? { ...i, preview: previews[i.id] ?? '' } : i)),
       total: matching.length,
       count,
       days: [...days].map(([key, n]) => ({ key, count: n })),
@@ -92,11 +122,12 @@ export class Review {
   }
 
   async count(): Promise<number> {
-    return (await this.items(false)).filter(countsTowardQueue).length;
+    return (await this.items()).filter(countsTowardQueue).length;
   }
 
-  /** Says the count now (after a sync, a sign-off read, a switch of account). */
+  /** Reads the queue anew and says its count (after a sync, a mark, a sign-off read, a switch of account). */
   async refresh(): Promise<number> {
+    this.kept = null;
     const count = await this.count();
     this.deps.changed(count);
     return count;
@@ -112,8 +143,10 @@ export class Review {
 
   /** A record's review, for the record view. */
   async record(labelId: string): Promise<RecordReview> {
-    const [all, settings] = await Promise.all([this.items(true), this.settings()]);
-    const item = all.find((i) => itemKey(i) === itemKey({ kind: 'record', id: labelId }));
+    const [[item], settings] = await Promise.all([
+      this.items({ showReviewed: true, labelId }),
+      this.settings(),
+    ]);
     return {
       reviewed: item?.reviewed ?? { state: 'never' },
       signedOff: item?.signedOff ?? null,

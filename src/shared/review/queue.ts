@@ -98,17 +98,19 @@ export function reasonsOf(facts: ReviewFacts, nowMs: number): ReviewReason[] {
   return reasons;
 }
 
-/** The item as the queue shows it. */
+/**
+ * The item as the queue shows it: the facts given (not copied: a queue judges thousands of them,
+ * just read) with its reasons and state.
+ */
 export function reviewItem(facts: ReviewFacts, nowMs: number): ReviewItem {
   const reasons = reasonsOf(facts, nowMs);
   const processing = reasons.some((r) => r.kind === 'processing');
   const needed = reasons.length > 0 && facts.reviewed.state !== 'current';
-  return {
-    ...facts,
+  return Object.assign(facts, {
     reasons,
     inQueue: needed && facts.signedOff === null,
     actionable: !processing,
-  };
+  });
 }
 
 /** What the Review screen filters by; an empty list is no filter. */

@@ -338,7 +338,9 @@ describe('006 review state', () => {
     expect(updated).toMatchObject({
       id: heard.id,
       reviewed: { state: 'changed', transcript: true, note: false },
-      preview: 'Hello, Pepper.',
+    });
+    expect(runQuery(db, 'read', 'reviewPreviews', [[heard.id]])).toEqual({
+      [heard.id]: 'Hello, Pepper.',
     });
 
     // Unreviewed: new again.
