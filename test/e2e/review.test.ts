@@ -161,7 +161,7 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await expect.poll(focusedKey, WAIT).toBe(next);
       await expect(list().locator(`[data-key="${key}"]`).count()).resolves.toBe(0);
       await expect.poll(sidebarCount, WAIT).toBe(before - 1);
-    });
+    }, 90_000);
 
     it('r marks the focused item, u takes it back, Ctrl+A selects the day, and the keys move and open', async () => {
       await openReview();
@@ -208,7 +208,7 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await page.goBack();
       await options().first().waitFor();
       await expect.poll(focusedKey, WAIT).not.toBe(opened);
-    });
+    }, 90_000);
 
     it.skipIf(dialect === 'field')(
       'a new transcript version brings a reviewed record back as updated (the sandbox control; the field dialect has none)',
