@@ -48,51 +48,57 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await app?.close();
     });
 
-    it('a search hit opens the transcript at its line, the player there and paused', async () => {
-      const { organizationId } = app.demo.credentials.primary;
-      const { body: hubRecords } = await app.demo.get<Label[]>(
-        `/organizations/${organizationId}/labels?types=HubMic&limit=5`,
-      );
-      const lines = await app.invoke<TimedLine[]>('labels.transcriptLines', {
-        labelId: hubRecords[0]!.id,
-      });
-      // Words of a line in the middle of a consult: later lines of the same script match them.
-      const line = lines[Math.floor(lines.length / 2)]!;
-      const query = line.text
-        .split(/[^A-Za-z]+/)
-        .filter((w) => w.length >= 5)
-        .slice(0, 3)
-        .join(' ');
-      expect(query.length).toBeGreaterThan(4);
+    it.each(['recordings', 'review'])(
+      'a search hit (from %s) opens the transcript at its line, the player there and paused',
+      async (screen) => {
+        const { organizationId } = app.demo.credentials.primary;
+        const { body: hubRecords } = await app.demo.get<Label[]>(
+          `/organizations/${organizationId}/labels?types=HubMic&limit=5`,
+        );
+        const lines = await app.invoke<TimedLine[]>('labels.transcriptLines', {
+          labelId: hubRecords[0]!.id,
+        });
+        // Words of a line in the middle of a consult: later lines of the same script match them.
+        const line = lines[Math.floor(lines.length / 2)]!;
+        const query = line.text
+          .split(/[^A-Za-z]+/)
+          .filter((w) => w.length >= 5)
+          .slice(0, 3)
+          .join(' ');
+        expect(query.length).toBeGreaterThan(4);
 
-      await page.goto(`${origin}/#recordings`);
-      await page.getByRole('searchbox', { name: 'Search transcripts and patients' }).fill(query);
-      const hit = page
-        .locator('a.hit')
-        .filter({ hasText: 'Ambient hub recording' })
-        .filter({ has: page.locator('mark') })
-        .first();
-      await hit.waitFor();
-      const labelId = (await hit.getAttribute('href'))!.replace('#record/', '');
-      await hit.click();
-      await page.getByRole('heading', { name: 'About this recording' }).waitFor();
+        await page.goto(`${origin}/#${screen}`);
+        const box = page.getByRole('searchbox', { name: 'Search transcripts and patients' });
+        await box.fill('');
+        await box.fill(query);
+        const hit = page
+          .locator('a.hit')
+          .filter({ hasText: 'Ambient hub recording' })
+          .filter({ has: page.locator('mark') })
+          .first();
+        await hit.waitFor();
+        const labelId = (await hit.getAttribute('href'))!.replace('#record/', '');
+        await hit.click();
+        await page.getByRole('heading', { name: 'About this recording' }).waitFor();
 
-      const opened = await app.invoke<TimedLine[]>('labels.transcriptLines', { labelId });
-      const words = query.toLowerCase().split(' ');
-      const matching = opened.findIndex((l) =>
-        words.every((w) => l.text.toLowerCase().includes(w)),
-      );
-      expect(matching).toBeGreaterThan(0);
-      const current = page.locator('button.line[aria-current="time"]');
-      await expect.poll(() => current.textContent(), WAIT).toContain(opened[matching]!.text);
-      await expect.poll(() => current.isVisible(), WAIT).toBe(true);
-      const slider = page.getByRole('slider', { name: 'Playback position' });
-      await expect
-        .poll(async () => Number(await slider.getAttribute('aria-valuenow')), WAIT)
-        .toBe(Math.round(opened[matching]!.offsetMs / 1000));
-      // Paused there: the player offers Play.
-      await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
-    }, 90_000);
+        const opened = await app.invoke<TimedLine[]>('labels.transcriptLines', { labelId });
+        const words = query.toLowerCase().split(' ');
+        const matching = opened.findIndex((l) =>
+          words.every((w) => l.text.toLowerCase().includes(w)),
+        );
+        expect(matching).toBeGreaterThan(0);
+        const current = page.locator('button.line[aria-current="time"]');
+        await expect.poll(() => current.textContent(), WAIT).toContain(opened[matching]!.text);
+        await expect.poll(() => current.isVisible(), WAIT).toBe(true);
+        const slider = page.getByRole('slider', { name: 'Playback position' });
+        await expect
+          .poll(async () => Number(await slider.getAttribute('aria-valuenow')), WAIT)
+          .toBe(Math.round(opened[matching]!.offsetMs / 1000));
+        // Paused there: the player offers Play.
+        await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+      },
+      90_000,
+    );
 
     it('a notification’s click opens the record the conversation became', async () => {
       // The system's notifications, as the page sees them: granted, and kept to be clicked.
