@@ -37,7 +37,7 @@ import { createCore, type Core } from '../src/main/core';
 import { API_PREFIX, createService } from '../src/service/app';
 import { seedDemo } from '../src/service/demo/demo-seed';
 import { demoPatientOf } from '../src/service/demo/ground-truth';
-import { all } from '../src/node/sql';
+import { all } from '../src/node-common/sql';
 import {
   invokeOverShell,
   launchChromium,

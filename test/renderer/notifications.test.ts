@@ -5,9 +5,7 @@ import {
   NotificationsStore,
   type SystemNotifications,
 } from '../../src/renderer/src/lib/notifications.svelte';
-import { FakeEarmark } from './support';
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+import { FakeEarmark, settle } from './support';
 
 const processed: ReviewNotification = {
   outcome: 'processed',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REVIEW_SETTINGS } from '../../src/shared/ipc/constants';
 import { ReviewSettingsStore } from '../../src/renderer/src/lib/review-settings.svelte';
-import { FakeEarmark } from './fake-earmark';
+import { FakeEarmark } from './support';
 
 const view = (signOff: boolean) => ({
   settings: { ...DEFAULT_REVIEW_SETTINGS, signOff },

@@ -2,9 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewItem } from '../../src/shared/ipc';
 import { itemKey, reviewItem, type ReviewFacts } from '../../src/shared/review/queue';
 import { PAGE_SIZE, ReviewStore } from '../../src/renderer/src/lib/review.svelte';
-import { FakeEarmark } from './support';
+import { FakeEarmark, settle } from './support';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const ZONE = 'Europe/London';
 const HOUR = 3_600_000;
 const MONDAY = Date.UTC(2026, 10, 23, 9);
