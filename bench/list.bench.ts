@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
-import { cacheFileOf, openCache } from '../src/main/cache';
+import { cacheFileOf } from '../src/main/cache';
 import type { Label } from '../src/shared/api';
-import type { AccountSummary, SyncStatus } from '../src/shared/ipc';
+import type { AccountSummary } from '../src/shared/ipc';
 import {
   invokeOverShell,
   launchChromium,
@@ -22,12 +22,11 @@ import {
 } from '../test/e2e/support';
 import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
 import { machine, max, median, quantile, report, type Figure } from './lib/report';
+import { listAll, seedCache, waitForSync } from './lib/scale-cache';
 import { startScaleService, type ScaleService } from './lib/service';
 
 const LABELS = 100_000;
 const VIEWPORT = { width: 1280, height: 800 };
-const LIST_PAGE = 1000;
-const CACHE_BATCH = 5000;
 const WARM_UP = 2;
 const OPENS = 10;
 const SCROLL_EVENTS = 120;
@@ -68,59 +67,6 @@ interface FrameBench {
 // The page's globals: only ever referred to inside functions that Playwright runs in the page.
 declare const __earmarkListBench: ListBench;
 declare const __earmarkBench: FrameBench;
-
-/**
- * Every label of the service, newest first. Pages by time (each page ends before the last start
- * seen; the scale seed's start times are all different), since deep offsets make the service
- * count through every row before them.
- */
-async function listAll(service: ScaleService): Promise<Label[]> {
-  const all: Label[] = [];
-  let before: string | null = null;
-  for (;;) {
-    const query = `limit=${LIST_PAGE}${before ? `&toTime=${encodeURIComponent(before)}` : ''}`;
-    const response = await fetch(
-      `${service.baseUrl}/organizations/${service.organizationId}/labels?${query}`,
-      { headers: { authorization: `Bearer ${service.apiKey}` } },
-    );
-    if (!response.ok) throw new Error(`listing labels: HTTP ${response.status}`);
-    const page = (await response.json()) as Label[];
-    all.push(...page);
-    if (page.length < LIST_PAGE) return all;
-    before = page.at(-1)!.fromTime;
-  }
-}
-
-/**
- * Fills the account's cache with the service's labels through the cache's own writes, as label
- * details with no notes (the list shows no notes; the sync then has no transcripts to fetch for
- * 100,000 labels, only for the few hundred of its re-scan window).
- */
-async function seedCache(file: string, labels: Label[]): Promise<void> {
-  const cache = await openCache({ file });
-  try {
-    const fetchedAt = Date.now();
-    for (let i = 0; i < labels.length; i += CACHE_BATCH) {
-      const batch = labels.slice(i, i + CACHE_BATCH).map((label) => ({
-        ...label,
-        ownedPatientNotes: [],
-      }));
-      await cache.write.storeLabels(batch, fetchedAt);
-    }
-  } finally {
-    await cache.close();
-  }
-}
-
-async function waitForSync(shell: ShellProcess): Promise<SyncStatus> {
-  for (let waited = 0; waited < 300_000; waited += 500) {
-    const status = await invokeOverShell<SyncStatus>(shell.url, 'sync.status', {});
-    if (status.state === 'idle' && status.lastSyncAt !== null) return status;
-    if (status.state === 'failed') throw new Error(`The sync failed: ${status.message}`);
-    await sleep(500);
-  }
-  throw new Error('The sync did not finish within 5 minutes.');
-}
 
 /**
  * Opens the list as a user does, from another screen (a fresh page each time, so the list's

@@ -14,6 +14,8 @@ const UNITS = {
   MB: 'at most',
   '×': 'at most',
   '%': 'at most',
+  /** A share that must reach its target (coverage, precision). */
+  '% at least': 'at least',
   'labels/s': 'at least',
   /** A share of what a limit allows (e.g. requests under a rate limit). */
   '× allowed': 'at least',
@@ -80,7 +82,11 @@ export const passes = (figure: Figure): boolean => {
 };
 
 const withUnit = (number: string, unit: Unit) =>
-  unit === '×' || unit === '%' ? `${number}${unit}` : `${number} ${unit}`;
+  unit === '×' || unit === '%'
+    ? `${number}${unit}`
+    : unit === '% at least'
+      ? `${number}%`
+      : `${number} ${unit}`;
 
 /** A value with its unit, e.g. "12.34 ms", "1.08×"; "none" for null. */
 export const amount = (value: number | null, unit: Unit): string =>

@@ -13,6 +13,9 @@ import type { FollowUps } from './follow-ups/follow-ups';
 import type { Hub } from './hub/hub';
 import type { Recordings } from './recordings/recordings';
 import type { TimedTranscripts } from './recordings/timed-transcripts';
+import type { Review } from './review/review';
+import type { SignOffs } from './review/sign-off';
+import type { PatientSuggestions } from './review/suggestions';
 
 /**
  * Everything core.ts builds for the handlers, as one object. Each area's handler module takes
@@ -51,4 +54,9 @@ export interface CoreContext {
   followUps: FollowUps;
   audio: AudioPreparation;
   administration: Administration;
+  /** The review queue, this user's marks and the review settings (the account's cache). */
+  review: Review;
+  /** Clinic sign-off through the task boards. */
+  signOffs: SignOffs;
+  patientSuggestions: PatientSuggestions;
 }

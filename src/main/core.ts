@@ -30,11 +30,19 @@ import { exportHandlers } from './handlers/export';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
+import { reviewHandlers } from './handlers/review';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
 import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
 import { TimedTranscripts } from './recordings/timed-transcripts';
+import { ReadyNotifier } from './review/notifications';
+import { Review } from './review/review';
+import { SignOffs } from './review/sign-off';
+import { PatientSuggestions } from './review/suggestions';
+import { nameFromEmail } from '../shared/accounts/names';
+import { isApiError } from './service-client/errors';
+import { AppError } from './base/errors';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import {
   connectService,
@@ -92,6 +100,12 @@ export function createCore(options: CoreOptions): Core {
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
     for (const listener of listeners.get(event) ?? [])
       (listener as (p: IpcEvents[E]) => void)(payload);
+  };
+  const on = <E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void) => {
+    const set = listeners.get(event) ?? new Set();
+    set.add(listener as (payload: never) => void);
+    listeners.set(event, set);
+    return () => set.delete(listener as (payload: never) => void);
   };
 
   const keychain = options.keychain ?? new KeychainSecretStore();
@@ -169,6 +183,46 @@ export function createCore(options: CoreOptions): Core {
     comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
     accountId: activeAccountId,
   });
+  const administration = new Administration({ accounts, service });
+  const review = new Review({
+    cache,
+    changed: (count) => emit('review.changed', { count }),
+    // Only an owner or admin may list the clinic's webhooks: the service says who the user is.
+    async mayTurnOnSignOff() {
+      try {
+        await administration.webhooks();
+      } catch (error) {
+        if (isApiError(error) && error.kind === 'scope_missing')
+          throw new AppError(
+            'scope_missing',
+            'Only an owner or admin of the clinic can turn on sign-off: it writes to the clinic’s task boards.',
+          );
+        throw error;
+      }
+    },
+  });
+  const signOffs = new SignOffs({
+    service,
+    cache,
+    review,
+    userName: () => nameFromEmail(accounts.active().account.email),
+  });
+  // A conversation created here that the active account's follower sees reach its end.
+  const readyNotifier = new ReadyNotifier({
+    cache,
+    review,
+    conversations,
+    notify: (notification) => emit('review.notification', notification),
+    log,
+  });
+  const unfollow = on('conversation.changed', (change) => readyNotifier.changed(change));
+  closables.add('the notifications', async () => void unfollow());
+  // Another clinic's queue: its count, at once.
+  const unswitch = accounts.onActiveChange((activeId) => {
+    if (activeId) void review.refresh().catch(() => undefined);
+  });
+  closables.add('the review count', async () => void unswitch());
+
   const exports = new Exports({
     journalFolder: join(options.dataDir, 'exports'),
     accounts,
@@ -187,7 +241,12 @@ export function createCore(options: CoreOptions): Core {
     service,
     conversations,
     emit,
-    syncEnded: (result) => service.syncEnded(result),
+    syncEnded: (result) => {
+      service.syncEnded(result);
+      // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
+      if (result.outcome === 'complete') void signOffs.refresh().catch(() => review.refresh());
+      else void review.refresh().catch(() => undefined);
+    },
     resumeAudio: () => audio.resumePartials(),
     // What removing an account deletes besides its cache and audio: its running exports and
     // their journals, its follow-up comments, and what the hosting shell keeps of it (the
@@ -223,7 +282,10 @@ export function createCore(options: CoreOptions): Core {
     exports,
     followUps,
     audio,
-    administration: new Administration({ accounts, service }),
+    administration,
+    review,
+    signOffs,
+    patientSuggestions: new PatientSuggestions({ cache }),
   };
   const rpc = createRpcRouter(
     {
@@ -237,6 +299,7 @@ export function createCore(options: CoreOptions): Core {
       ...syncHandlers(context),
       ...followUpHandlers(context),
       ...adminHandlers(context),
+      ...reviewHandlers(context),
     },
     translateServiceError,
     log,
@@ -258,12 +321,7 @@ export function createCore(options: CoreOptions): Core {
         };
       }
     },
-    on(event, listener) {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener as (payload: never) => void);
-      listeners.set(event, set);
-      return () => set.delete(listener as (payload: never) => void);
-    },
+    on,
     close: () => closables.close(),
   };
 }

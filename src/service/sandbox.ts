@@ -1,6 +1,12 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_PREFIX, createService, type ClinicService, type ServiceOptions } from './app';
+import {
+  API_PREFIX,
+  DEFAULT_PROCESSING_MS,
+  createService,
+  type ClinicService,
+  type ServiceOptions,
+} from './app';
 import { readMeta, writeMeta } from './db/database';
 import { seedDemo } from './demo/demo-seed';
 import type { DemoCredentials } from './demo/identity-seed';
@@ -100,7 +106,15 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
       const { email, organizationId } = credentials.admin;
       writeMeta(service.db, OWNER_KEY, JSON.stringify({ email, organizationId }));
     }
-    const simulator = new HubSimulator(service.db, service.hub, service.clips, service.now);
+    const simulator = new HubSimulator({
+      db: service.db,
+      hub: service.hub,
+      clips: service.clips,
+      events: service.events,
+      conversations: service.conversations,
+      now: service.now,
+      processingMs: options.processingMs ?? DEFAULT_PROCESSING_MS,
+    });
     simulator.start();
     const address = await service.app.listen({
       port: options.port ?? 0,

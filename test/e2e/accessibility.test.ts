@@ -75,6 +75,25 @@ describe.skipIf(problem !== undefined)(
     /** Each screen, opened by its address and waited for until its content is drawn. */
     const screens: [string, () => Promise<void>][] = [
       [
+        'review',
+        async () => {
+          await page.goto(`${origin}/#review`);
+          await page
+            .getByRole('listbox', { name: 'Items to review' })
+            .getByRole('option')
+            .first()
+            .waitFor();
+        },
+      ],
+      [
+        'review settings',
+        async () => {
+          await page.goto(`${origin}/#settings/review`);
+          await heading('Review');
+          await page.getByRole('checkbox', { name: /Sign recordings off/ }).waitFor();
+        },
+      ],
+      [
         'hub timeline',
         async () => {
           await page.goto(`${origin}/#timeline`);
@@ -162,6 +181,21 @@ describe.skipIf(problem !== undefined)(
       await page.getByRole('slider', { name: 'Selection start' }).waitFor();
       await page.getByRole('button', { name: 'Create conversation' }).waitFor();
       expect(await violations(page)).toEqual([]);
+    }, 60_000);
+
+    it('a hub record with its suggested patient, light and dark', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=HubMic&limit=20`,
+      );
+      const unassigned = labels.find((label) => label.patient === null)!;
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${origin}/#record/${unassigned.id}`);
+        await page.getByRole('region', { name: 'Review' }).waitFor();
+        await page.getByText('Suggested patient:').waitFor();
+        expect(await violations(page)).toEqual([]);
+      }
     }, 60_000);
 
     it('a record and its export dialog', async () => {

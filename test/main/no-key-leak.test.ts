@@ -69,7 +69,12 @@ type ReadOnlyChannel =
   | 'admin.webhooks'
   | 'admin.deliveries'
   | 'admin.apiKeys'
-  | 'export.unfinished';
+  | 'export.unfinished'
+  | 'review.list'
+  | 'review.count'
+  | 'review.record'
+  | 'review.suggestions'
+  | 'review.settings';
 /** The others change something; the session calls those a user's day would. */
 const WRITE_CHANNELS = [
   'app.openExternal',
@@ -98,6 +103,9 @@ const WRITE_CHANNELS = [
   'admin.testWebhook',
   'admin.enableWebhook',
   'admin.revokeApiKey',
+  'review.mark',
+  'review.signOff',
+  'review.saveSettings',
 ] as const satisfies readonly Exclude<ChannelName, ReadOnlyChannel>[];
 
 /** Every file under `folder`, recursively. */
@@ -263,6 +271,9 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       description: 'Practice system',
     });
     await call('admin.testWebhook', { webhookId: webhook.id });
+    await call('review.mark', { records: [first!.id], conversations: [], reviewed: true });
+    await call('review.saveSettings', { signOff: true });
+    await call('review.signOff', { labelId: second!.id });
 
     // A service that echoes the key in its errors: the renderer gets the message, not the key.
     proxy.inject(
@@ -320,6 +331,11 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'admin.deliveries': { webhookId: webhook.id },
       'admin.apiKeys': {},
       'export.unfinished': {},
+      'review.list': {},
+      'review.count': {},
+      'review.record': { labelId: first!.id },
+      'review.suggestions': { labelId: first!.id },
+      'review.settings': {},
     };
     expect([...Object.keys(readOnly), ...WRITE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
     for (const [channel, input] of Object.entries(readOnly)) {

@@ -16,6 +16,8 @@ export interface CacheRecovery {
   movedTo: string;
   /** Created ranges read back from the damaged file (they exist nowhere else). */
   salvagedCreatedRanges: number;
+  /** Review marks and settings read back from it (this user's, nowhere else either). */
+  salvagedReviewMarks: number;
 }
 
 export interface OpenedCacheDatabase {
@@ -33,13 +35,20 @@ export interface CacheDatabaseOptions {
   targetVersion?: number;
 }
 
-interface SalvagedRange {
-  conversation_id: string;
-  device_id: string;
-  start_ms: number;
-  end_ms: number;
-  created_at: string;
-}
+/**
+ * What only this computer knows, copied from a damaged file into the new one: the ranges of the
+ * conversations created here, and this user's review marks and settings (006). Each table is read
+ * on its own, so a damaged one (or one an older file lacks) costs only its own rows.
+ */
+const SALVAGED_TABLES = {
+  created_ranges: ['conversation_id', 'device_id', 'start_ms', 'end_ms', 'created_at'],
+  review_records: ['label_id', 'reviewed_at'],
+  review_versions: ['label_id', 'version_key'],
+  review_conversations: ['conversation_id', 'status', 'reviewed_at'],
+  review_settings: ['key', 'value'],
+} as const;
+type SalvagedTable = keyof typeof SALVAGED_TABLES;
+type Salvaged = Partial<Record<SalvagedTable, Record<string, unknown>[]>>;
 
 const CORRUPT_SUFFIX = '.corrupt-';
 const SIDE_FILES = ['', '-wal', '-shm'] as const;
@@ -67,18 +76,25 @@ function damageOf(file: string, options: CacheDatabaseOptions): string | undefin
   }
 }
 
-/** Created ranges still readable in a damaged file; none when that part is damaged too. */
-function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): SalvagedRange[] {
+/** The rows of SALVAGED_TABLES still readable in a damaged file. */
+function salvage(file: string, options: CacheDatabaseOptions): Salvaged {
   let db: Db | undefined;
+  const salvaged: Salvaged = {};
   try {
     db = new Database(file, {
       readonly: true,
       fileMustExist: true,
       nativeBinding: options.nativeBinding,
     });
-    return all<SalvagedRange>(db, 'SELECT * FROM created_ranges');
+    for (const [table, columns] of Object.entries(SALVAGED_TABLES)) {
+      try {
+        salvaged[table as SalvagedTable] = all(db, `SELECT ${columns.join(', ')} FROM ${table}`);
+      } catch {
+        // That table is damaged, or the file is older than it.
+      }
+    }
   } catch {
-    return [];
+    // Not even readable: nothing to save.
   } finally {
     try {
       db?.close();
@@ -86,7 +102,11 @@ function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): Salv
       // A damaged file may refuse even to close cleanly; it is moved aside next.
     }
   }
+  return salvaged;
 }
+
+const count = (salvaged: Salvaged, tables: SalvagedTable[]) =>
+  tables.reduce((n, table) => n + (salvaged[table]?.length ?? 0), 0);
 
 /** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
 function moveAside(file: string, nowMs: number): string {
@@ -125,15 +145,16 @@ export function openCacheDatabase(
 ): OpenedCacheDatabase {
   mkdirSync(dirname(file), { recursive: true });
   let recovery: CacheRecovery | null = null;
-  let salvaged: SalvagedRange[] = [];
+  let salvaged: Salvaged = {};
   if (existsSync(file)) {
     const damage = damageOf(file, options);
     if (damage !== undefined) {
-      salvaged = salvageCreatedRanges(file, options);
+      salvaged = salvage(file, options);
       recovery = {
         reason: damage,
         movedTo: moveAside(file, nowMs),
-        salvagedCreatedRanges: salvaged.length,
+        salvagedCreatedRanges: count(salvaged, ['created_ranges']),
+        salvagedReviewMarks: count(salvaged, ['review_records', 'review_conversations']),
       };
     }
   }
@@ -146,12 +167,14 @@ export function openCacheDatabase(
     if (version > latest) throw new CacheTooNewError(file, version, latest);
     configure(db);
     migrate(db, file, migrations, options.targetVersion);
-    if (salvaged.length > 0) {
-      const insert = `INSERT OR IGNORE INTO created_ranges
-          (conversation_id, device_id, start_ms, end_ms, created_at)
-        VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`;
-      db.transaction(() => salvaged.forEach((range) => run(db, insert, range)))();
-    }
+    db.transaction(() => {
+      for (const [table, rows] of Object.entries(salvaged)) {
+        const columns = SALVAGED_TABLES[table as SalvagedTable];
+        const insert = `INSERT OR IGNORE INTO ${table} (${columns.join(', ')})
+          VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+        for (const row of rows) run(db, insert, row);
+      }
+    })();
     return { db, file, recovery };
   } catch (error) {
     db.close();

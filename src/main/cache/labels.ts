@@ -145,6 +145,9 @@ const UPSERT_LIST_ROWS = `
   ON CONFLICT (id) DO UPDATE SET
     notes_stale = CASE
       WHEN ${ROW_CHANGED} THEN 1
+      -- What this user reviewed is rechecked at every run of the window: a newer transcript or
+      -- note must bring it back to the review queue as "updated" (migration 006).
+      WHEN @recheck = 1 AND labels.id IN (SELECT label_id FROM review_records) THEN 1
       WHEN @recheck = 1
         AND (labels.transcript_pending = 1 OR labels.notes_fetched_at IS NULL
              OR labels.notes_fetched_at < labels.to_ms + @settleMs)

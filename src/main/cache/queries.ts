@@ -1,6 +1,7 @@
 import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
+import { reviewReads, reviewWrites } from './review';
 import { searchReads } from './search';
 import { get, type Db } from '../../node-common/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
@@ -50,6 +51,7 @@ export const READS = {
   ...hubReads,
   ...taskReads,
   ...searchReads,
+  ...reviewReads,
   ...syncStateReads,
   ...statsReads,
 };
@@ -59,6 +61,7 @@ export const WRITES = {
   ...hubWrites,
   ...taskWrites,
   ...syncStateWrites,
+  ...reviewWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any argument list is allowed here

@@ -18,6 +18,11 @@ import { RecordStore } from './lib/record.svelte';
 import { RecordingAudioStore } from './lib/recording-audio.svelte';
 import { RecordingSearchStore } from './lib/recording-search.svelte';
 import { RecordingsStore } from './lib/recordings.svelte';
+import { CLINIC_TIME_ZONE } from './lib/clinic-time';
+import { NotificationsStore } from './lib/notifications.svelte';
+import { RecordReviewStore } from './lib/record-review.svelte';
+import { ReviewSettingsStore } from './lib/review-settings.svelte';
+import { ReviewStore } from './lib/review.svelte';
 import { RouterStore } from './lib/router.svelte';
 import { ShellLinkStore } from './lib/shell-link.svelte';
 import { SyncStore } from './lib/sync.svelte';
@@ -47,6 +52,10 @@ export const conversations = new ConversationsStore(earmark);
 export const recordings = new RecordingsStore(earmark, connection);
 export const recordingSearch = new RecordingSearchStore(earmark);
 export const followUps = new FollowUpsStore(earmark);
+export const review = new ReviewStore(earmark, CLINIC_TIME_ZONE);
+export const notifications = new NotificationsStore(earmark, (labelId) =>
+  router.open('record', labelId),
+);
 
 /** Stores a component makes for itself (one per screen, record part, player or dialog). */
 export const newStore = {
@@ -66,4 +75,6 @@ export const newStore = {
     new TaskDetailStore(followUps, board, task),
   exportRun: (subject: () => ExportSubject, count: () => number) =>
     new ExportRunStore(earmark, exportDialog, subject, count),
+  recordReview: () => new RecordReviewStore(earmark),
+  reviewSettings: () => new ReviewSettingsStore(earmark),
 };

@@ -1,6 +1,14 @@
 import { MINUTE_MS } from '../../shared/api';
 import type { ClipBank } from '../audio/clip-bank';
-import { DIALOGUE_SCRIPTS, clipId, type DialogueLine, type DialogueScript } from '../demo/dialogue';
+import {
+  DIALOGUE_SCRIPTS,
+  clipId,
+  patientOfScript,
+  patientsNamedIn,
+  type DialogueLine,
+  type DialogueScript,
+} from '../demo/dialogue';
+import { misheard } from '../demo/transcription';
 import { seededRandom, type Random } from '../random';
 
 /** One recorded minute of a hub device, as stored in hub_minutes. */
@@ -19,6 +27,12 @@ export interface SimulatedConsult {
   startMs: number;
   endMs: number;
   scripts: string[];
+  /**
+   * The patient it is about: its first script's, named there; the scripts that follow are of the
+   * same species with the lines naming their own patients left out, so one consult names one
+   * patient (the demo's ground truth for the suggested patient).
+   */
+  patient: string | undefined;
   /** The device lost this consult's upload: processing it fails. */
   uploadLost: boolean;
 }
@@ -34,6 +48,8 @@ export interface SimulatedDevice {
   id: string;
   /** Switched off at night (no data between 20:00 and 07:00). */
   offAtNight: boolean;
+  /** In auto mode: each consult becomes a conversation and a record once it ends (HubSimulator). */
+  autoRecords?: boolean;
 }
 
 const CONSULT_SCRIPTS = DIALOGUE_SCRIPTS.filter((s) => s.kind === 'consult');
@@ -43,8 +59,20 @@ interface PlacedLine {
   clip: string;
   durationMs: number;
   line: DialogueLine;
+  /** The line as the recognizer wrote it (transcription slips on names). */
+  heard: string;
   speaker: number;
 }
+
+/** Lines of a script with their clips, to lay out. */
+type ScriptLines = { line: DialogueLine; clip: string }[];
+
+const linesOf = (script: DialogueScript): ScriptLines =>
+  script.lines.map((line, index) => ({ line, clip: clipId(script.id, index) }));
+
+/** A script without the lines that name a patient: the rest of a visit about another one. */
+const namelessLinesOf = (script: DialogueScript): ScriptLines =>
+  linesOf(script).filter(({ line }) => patientsNamedIn(line.text).length === 0);
 
 const localTime = (dayStartMs: number, hours: number, minutes = 0) => {
   const d = new Date(dayStartMs);
@@ -79,20 +107,27 @@ const dayKey = (dayStartMs: number) => {
 function layLines(
   bank: ClipBank,
   random: Random,
-  script: DialogueScript,
+  hearing: Random,
+  lines: ScriptLines,
   startMs: number,
   speakers: Map<string, number>,
   examinationPauses: boolean,
 ): { placed: PlacedLine[]; endMs: number } {
   const placed: PlacedLine[] = [];
   let t = startMs;
-  script.lines.forEach((line, index) => {
-    const clip = clipId(script.id, index);
+  lines.forEach(({ line, clip }, index) => {
     const durationMs = bank.durationMs(clip);
     if ((t % MINUTE_MS) + durationMs > MINUTE_MS)
       t = t - (t % MINUTE_MS) + MINUTE_MS + random.int(150, 900);
     if (!speakers.has(line.speaker)) speakers.set(line.speaker, speakers.size + 1);
-    placed.push({ atMs: t, clip, durationMs, line, speaker: speakers.get(line.speaker) ?? 1 });
+    placed.push({
+      atMs: t,
+      clip,
+      durationMs,
+      line,
+      heard: misheard(line.text, hearing),
+      speaker: speakers.get(line.speaker) ?? 1,
+    });
     t += durationMs + random.int(500, 3500);
     // The vet examines the patient in silence now and then.
     if (examinationPauses && index > 2 && random.chance(0.12)) t += random.int(60_000, 140_000);
@@ -107,6 +142,8 @@ export function simulateDay(
   dayStartMs: number,
 ): SimulatedDay {
   const random = seededRandom(`${device.id}/${dayKey(dayStartMs)}`);
+  // The recognizer's slips draw from their own sequence: the day's timing does not depend on them.
+  const hearing = seededRandom(`${device.id}/${dayKey(dayStartMs)}/transcription`);
   const dayEndMs = nextLocalDay(dayStartMs);
   const weekday = new Date(dayStartMs).getDay();
   const lines: PlacedLine[] = [];
@@ -121,20 +158,29 @@ export function simulateDay(
     while (t < closeMs - 15 * MINUTE_MS) {
       const first = random.pick(CONSULT_SCRIPTS);
       const scripts = [first];
-      while (scripts.length < random.int(2, 3)) {
-        const more = random.pick(CONSULT_SCRIPTS);
+      const sameSpecies = CONSULT_SCRIPTS.filter((s) => s !== first && s.species === first.species);
+      const wanted = Math.min(random.int(1, 2), sameSpecies.length);
+      while (scripts.length <= wanted) {
+        const more = random.pick(sameSpecies);
         if (!scripts.includes(more)) scripts.push(more);
       }
       const speakers = new Map<string, number>();
       const startMs = t;
       let cursor = t + random.int(2_000, 20_000);
       for (const script of scripts) {
-        const laid = layLines(bank, random, script, cursor, speakers, true);
+        const scriptLines = script === first ? linesOf(script) : namelessLinesOf(script);
+        const laid = layLines(bank, random, hearing, scriptLines, cursor, speakers, true);
         lines.push(...laid.placed);
         cursor = laid.endMs + random.int(5_000, 40_000);
       }
       const endMs = Math.ceil(cursor / MINUTE_MS) * MINUTE_MS;
-      consults.push({ startMs, endMs, scripts: scripts.map((s) => s.id), uploadLost: false });
+      consults.push({
+        startMs,
+        endMs,
+        scripts: scripts.map((s) => s.id),
+        patient: patientOfScript(first),
+        uploadLost: false,
+      });
       const gapMs = random.int(10, 35) * MINUTE_MS;
       if (random.chance(0.4)) {
         // A word or two in the corridor between consults.
@@ -143,7 +189,8 @@ export function simulateDay(
         const laid = layLines(
           bank,
           random,
-          { ...script, lines: script.lines.slice(0, 1) },
+          hearing,
+          linesOf(script).slice(0, 1),
           atMs,
           new Map(),
           false,
@@ -182,8 +229,8 @@ export function simulateDay(
     minutes.push({
       minuteMs: m,
       speechMs: placed.reduce((sum, p) => sum + p.durationMs, 0),
-      transcript: placed.map((p) => p.line.text).join(' '),
-      diarized: placed.map((p) => `Speaker ${p.speaker}: ${p.line.text}`).join('\n'),
+      transcript: placed.map((p) => p.heard).join(' '),
+      diarized: placed.map((p) => `Speaker ${p.speaker}: ${p.heard}`).join('\n'),
       clips: placed.map((p) => [p.clip, p.atMs - m]),
       audioOk: true,
     });

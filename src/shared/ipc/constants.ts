@@ -3,6 +3,8 @@
  * types from the rest of src/shared/ipc), so its bundle carries no TypeBox.
  */
 
+import type { ReviewSettings } from './review';
+
 /** The path prefix, under the renderer's origin, of the media main serves. */
 export const MEDIA_PATH_PREFIX = 'media/';
 
@@ -34,3 +36,16 @@ export function isKeyRefusal(error: unknown): boolean {
   const kind = (error as { kind?: unknown } | null | undefined)?.kind;
   return typeof kind === 'string' && KEY_REFUSAL_KINDS.includes(kind);
 }
+
+/** Review's settings before the user changes any (main's answer when none are saved). */
+export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
+  markOnOpen: 'after-viewing',
+  notifications: true,
+  signOff: false,
+};
+
+/** How long a record's transcript or note must be in view before it counts as reviewed. */
+export const REVIEW_VIEWING_MS = 3000;
+
+/** The name of the board Earmark creates for a clinic's sign-offs. */
+export const SIGN_OFF_BOARD_NAME = 'Earmark sign-off';

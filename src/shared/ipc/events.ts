@@ -3,6 +3,7 @@ import type { ConnectionStatus } from './app';
 import type { ConversationChange } from './conversations';
 import type { AudioProgress } from './audio';
 import type { ExportProgressEvent } from './export';
+import type { ReviewNotification } from './review';
 import type { SyncStatus } from './sync';
 
 /**
@@ -17,6 +18,10 @@ export interface IpcEvents {
   'export.progress': ExportProgressEvent;
   /** A followed conversation changed (conversations.follow). */
   'conversation.changed': ConversationChange;
+  /** The review queue's count changed (a sync, a mark, a sign-off). */
+  'review.changed': { count: number };
+  /** A conversation created here was processed or failed: a system notification. */
+  'review.notification': ReviewNotification;
 }
 export type EventName = keyof IpcEvents;
 
@@ -32,6 +37,8 @@ const EVENT_TABLE = {
   'sync.changed': true,
   'export.progress': true,
   'conversation.changed': true,
+  'review.changed': true,
+  'review.notification': true,
 } as const satisfies Record<EventName, true>;
 
 export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];

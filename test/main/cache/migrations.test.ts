@@ -8,7 +8,8 @@ import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
-import { checkIndexes, label, note, T0, useTempDir } from './helpers';
+import type { ReviewFacts } from '../../../src/shared/ipc';
+import { checkIndexes, label, MINUTE, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('migrations');
 const MIGRATIONS_DIR = fileURLToPath(
@@ -270,6 +271,146 @@ describe('005 conversation ranges', () => {
       .join('; ');
     expect(plan).toContain('conversations_by_device_time');
     checkIndexes(db);
+    db.close();
+  });
+});
+
+describe('006 review state', () => {
+  const facts = (db: Db, showReviewed = false) =>
+    (
+      runQuery(db, 'read', 'reviewFacts', [
+        { showReviewed, signOffBoardName: 'Earmark sign-off' },
+      ]) as ReviewFacts[]
+    ).map((f) => [f.kind, f.id, f.reviewed.state]);
+
+  it('keeps version 5 data, and a record reviewed comes back as updated when its transcript changes', () => {
+    const { db, file } = cacheAt(5);
+    // Written as version 5 wrote it: a record with its transcript, a failed conversation.
+    const heard = label(1, {
+      patient: null,
+      notes: [note('Vet: Hello, Peper.', T0 + 20 * MINUTE)],
+    });
+    runQuery(db, 'write', 'storeLabels', [[heard], T0]);
+    runQuery(db, 'write', 'storeConversation', [
+      {
+        conversationId: 'failed-1',
+        deviceId: 'hub-1',
+        status: 'FAILED',
+        speechMinuteCount: 3,
+        transcriptState: 'FAILED',
+        isImportable: false,
+        notImportableReason: 'Audio did not finish uploading.',
+        transcriptText: '',
+        startMs: T0,
+        endMs: T0 + 10 * MINUTE,
+      },
+      T0,
+    ]);
+    migrate(db, file, MIGRATIONS, 6);
+    expect(schemaVersion(db)).toBe(6);
+    expect(facts(db)).toEqual([
+      ['record', heard.id, 'never'],
+      ['conversation', 'failed-1', 'never'],
+    ]);
+
+    runQuery(db, 'write', 'markReviewed', [
+      { records: [heard.id], conversations: ['failed-1'] },
+      T0,
+    ]);
+    expect(facts(db)).toEqual([]);
+    expect(facts(db, true)).toEqual([
+      ['record', heard.id, 'current'],
+      ['conversation', 'failed-1', 'current'],
+    ]);
+
+    // The service regenerates the transcript: a newer version is current, the reviewed one is history.
+    const regenerated = {
+      ...heard,
+      ownedPatientNotes: [
+        ...heard.ownedPatientNotes!,
+        note('Vet: Hello, Pepper.', T0 + 60 * MINUTE),
+      ],
+    };
+    runQuery(db, 'write', 'storeLabels', [[regenerated], T0 + 61 * MINUTE]);
+    const [updated] = runQuery(db, 'read', 'reviewFacts', [
+      { showReviewed: false, signOffBoardName: 'Earmark sign-off' },
+    ]) as ReviewFacts[];
+    expect(updated).toMatchObject({
+      id: heard.id,
+      reviewed: { state: 'changed', transcript: true, note: false },
+    });
+    expect(runQuery(db, 'read', 'reviewPreviews', [[heard.id]])).toEqual({
+      [heard.id]: 'Hello, Pepper.',
+    });
+
+    // Unreviewed: new again.
+    runQuery(db, 'write', 'markUnreviewed', [{ records: [heard.id], conversations: [] }]);
+    expect(facts(db)).toEqual([['record', heard.id, 'never']]);
+    checkIndexes(db);
+    db.close();
+  });
+
+  it('leaves a record signed off on the clinic board out, and finds its task by its group key', () => {
+    const { db, file } = cacheAt(5);
+    const record = label(2, { notes: [note('Vet: All well.', T0)] });
+    runQuery(db, 'write', 'storeLabels', [[record], T0]);
+    migrate(db, file, MIGRATIONS, 6);
+    const board = {
+      id: 'board-1',
+      name: 'Earmark sign-off',
+      statuses: [{ id: 'signed_off', name: 'Signed off', category: 'done' }],
+      fields: [],
+      createdAt: new Date(T0).toISOString(),
+    };
+    runQuery(db, 'write', 'storeBoards', [[board], T0]);
+    const stamp = new Date(T0 + MINUTE).toISOString();
+    runQuery(db, 'write', 'storeTasks', [
+      [
+        {
+          id: 'task-1',
+          boardId: 'board-1',
+          title: 'Signed off',
+          groupKey: record.id,
+          statusId: 'signed_off',
+          fields: {},
+          linkUrl: `earmark://record/${record.id}`,
+          description: '',
+          assignee: 'Helen Marsh',
+          dueDate: '',
+          completedAt: stamp,
+          completedAtIso: stamp,
+          createdAt: stamp,
+          updatedAt: stamp,
+        },
+      ],
+      T0,
+    ]);
+    expect(facts(db)).toEqual([]);
+    const [shown] = runQuery(db, 'read', 'reviewFacts', [
+      { showReviewed: true, signOffBoardName: 'Earmark sign-off' },
+    ]) as ReviewFacts[];
+    expect(shown!.signedOff).toEqual({ by: 'Helen Marsh', at: stamp });
+    const plan = (
+      db
+        .prepare(`EXPLAIN QUERY PLAN SELECT id FROM tasks WHERE group_key = 'x' AND board_id = 'b'`)
+        .all() as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join('; ');
+    expect(plan).toContain('tasks_by_group');
+    db.close();
+  });
+
+  it('keeps the review settings', () => {
+    const { db, file } = cacheAt(5);
+    migrate(db, file, MIGRATIONS, 6);
+    expect(runQuery(db, 'read', 'reviewSettings', [])).toEqual({});
+    runQuery(db, 'write', 'saveReviewSettings', [{ markOnOpen: 'by-hand', signOff: true }]);
+    runQuery(db, 'write', 'saveReviewSettings', [{ signOff: false }]);
+    expect(runQuery(db, 'read', 'reviewSettings', [])).toEqual({
+      markOnOpen: 'by-hand',
+      signOff: false,
+    });
     db.close();
   });
 });

@@ -1,5 +1,6 @@
 /** The screens of the sidebar; the address's hash keeps the current one across reloads. */
 export const SCREENS = [
+  { id: 'review', label: 'Review' },
   { id: 'timeline', label: 'Hub timeline' },
   { id: 'conversations', label: 'Conversations' },
   { id: 'recordings', label: 'Recordings' },
@@ -12,6 +13,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'account', label: 'Account' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'keys', label: 'API keys' },
+  { id: 'review', label: 'Review' },
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]['id'];
 
@@ -26,14 +28,20 @@ export interface Route {
   screen: ScreenId;
   /** What a detail screen shows, or the section of a sidebar screen (null: its default). */
   id: string | null;
+  /** A record opened from a search hit: the search, to open the transcript at its line. */
+  find?: string;
 }
 
 function parse(hash: string): Route {
-  const [screen = '', id = null] = hash.replace(/^#\/?/, '').split('/');
+  const [screen = '', id = null, find = ''] = hash.replace(/^#\/?/, '').split('/');
   if (SCREENS.some((s) => s.id === screen))
     return { screen: screen as ScreenId, id: id ? decodeURIComponent(id) : null };
   if (DETAIL_SCREENS.includes(screen) && id)
-    return { screen: screen as DetailScreen, id: decodeURIComponent(id) };
+    return {
+      screen: screen as DetailScreen,
+      id: decodeURIComponent(id),
+      ...(find ? { find: decodeURIComponent(find) } : {}),
+    };
   return { screen: 'timeline', id: null };
 }
 
@@ -73,9 +81,13 @@ export class RouterStore {
     );
   }
 
-  /** Opens a detail screen (a record) so Back returns to where the user was. */
-  open(screen: DetailScreen, id: string): void {
-    this.route = { screen, id };
-    this.window.history.pushState(null, '', `#${screen}/${encodeURIComponent(id)}`);
+  /**
+   * Opens a detail screen (a record) so Back returns to where the user was; `find`, a search
+   * whose hit it is, opens its transcript at the matching line.
+   */
+  open(screen: DetailScreen, id: string, find?: string): void {
+    this.route = { screen, id, ...(find ? { find } : {}) };
+    const tail = find ? `/${encodeURIComponent(find)}` : '';
+    this.window.history.pushState(null, '', `#${screen}/${encodeURIComponent(id)}${tail}`);
   }
 }

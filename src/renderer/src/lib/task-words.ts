@@ -91,12 +91,4 @@ export function visitLabel(visit: Visit): string {
   return parts.length > 0 ? parts.join(' · ') : 'Visit';
 }
 
-/** "Owen Gallagher" from "owen.gallagher@clinic.example": a starting point for the doctor field. */
-export function nameFromEmail(email: string): string {
-  const local = email.split('@')[0] ?? '';
-  return local
-    .split(/[._-]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join(' ');
-}
+export { nameFromEmail } from '../../../shared/accounts/names';
