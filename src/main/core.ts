@@ -30,10 +30,12 @@ import { exportHandlers } from './handlers/export';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
+import { speakerHandlers } from './handlers/speakers';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
 import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
+import { SpeakerNames } from './recordings/speaker-names';
 import { TimedTranscripts } from './recordings/timed-transcripts';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import {
@@ -141,6 +143,10 @@ export function createCore(options: CoreOptions): Core {
     organizationId,
     lastSyncAt: () => scopes.syncStatus().lastSyncAt,
   });
+  const speakerNames = new SpeakerNames({
+    cache,
+    record: async (labelId) => (await recordings.get(labelId)).value,
+  });
   const conversations = new Conversations({
     service,
     cache,
@@ -178,6 +184,7 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     progress: (event) => emit('export.progress', event),
     timedTranscripts,
+    speakerNames,
   });
 
   const scopes: AccountScopes = new AccountScopes({
@@ -187,7 +194,16 @@ export function createCore(options: CoreOptions): Core {
     service,
     conversations,
     emit,
-    syncEnded: (result) => service.syncEnded(result),
+    syncEnded: (result) => {
+      service.syncEnded(result);
+      // New transcript versions the sync brought get the names that still fit (and the search
+      // their lines) without waiting for the record to be opened.
+      void speakerNames
+        .refresh()
+        .catch((error: unknown) =>
+          log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
+        );
+    },
     resumeAudio: () => audio.resumePartials(),
     // What removing an account deletes besides its cache and audio: its running exports and
     // their journals, its follow-up comments, and what the hosting shell keeps of it (the
@@ -216,6 +232,7 @@ export function createCore(options: CoreOptions): Core {
     syncStatus: () => scopes.syncStatus(),
     hub,
     timedTranscripts,
+    speakerNames,
     forgetAccountData: (accountId) => scopes.forget(accountId),
     recordings,
     conversations,
@@ -232,6 +249,7 @@ export function createCore(options: CoreOptions): Core {
       ...hubHandlers(context),
       ...conversationHandlers(context),
       ...recordingHandlers(context),
+      ...speakerHandlers(context),
       ...audioHandlers(context),
       ...exportHandlers(context),
       ...syncHandlers(context),

@@ -16,6 +16,8 @@ export interface CacheRecovery {
   movedTo: string;
   /** Created ranges read back from the damaged file (they exist nowhere else). */
   salvagedCreatedRanges: number;
+  /** Transcript versions whose speaker names were read back from it (nor do they). */
+  salvagedSpeakerNames: number;
 }
 
 export interface OpenedCacheDatabase {
@@ -40,6 +42,23 @@ interface SalvagedRange {
   end_ms: number;
   created_at: string;
 }
+
+interface SalvagedSpeakers {
+  label_id: string;
+  version_key: string;
+  names: string;
+  moves: string;
+  notice: string | null;
+  updated_at: number;
+}
+
+/** What the user made that exists nowhere else, read back from a damaged file. */
+interface Salvaged {
+  ranges: SalvagedRange[];
+  speakers: SalvagedSpeakers[];
+}
+
+const NOTHING_SALVAGED: Salvaged = { ranges: [], speakers: [] };
 
 const CORRUPT_SUFFIX = '.corrupt-';
 const SIDE_FILES = ['', '-wal', '-shm'] as const;
@@ -67,18 +86,33 @@ function damageOf(file: string, options: CacheDatabaseOptions): string | undefin
   }
 }
 
-/** Created ranges still readable in a damaged file; none when that part is damaged too. */
-function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): SalvagedRange[] {
+/**
+ * The user's own data still readable in a damaged file: created ranges and speaker names, each
+ * table on its own (none from a part that is damaged too, or from a file older than the table).
+ */
+function salvage(file: string, options: CacheDatabaseOptions): Salvaged {
   let db: Db | undefined;
+  const rows = <Row>(sql: string): Row[] => {
+    try {
+      return db ? all<Row>(db, sql) : [];
+    } catch {
+      return [];
+    }
+  };
   try {
     db = new Database(file, {
       readonly: true,
       fileMustExist: true,
       nativeBinding: options.nativeBinding,
     });
-    return all<SalvagedRange>(db, 'SELECT * FROM created_ranges');
+    return {
+      ranges: rows<SalvagedRange>('SELECT * FROM created_ranges'),
+      speakers: rows<SalvagedSpeakers>(
+        'SELECT label_id, version_key, names, moves, notice, updated_at FROM speaker_overlays',
+      ),
+    };
   } catch {
-    return [];
+    return NOTHING_SALVAGED;
   } finally {
     try {
       db?.close();
@@ -86,6 +120,31 @@ function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): Salv
       // A damaged file may refuse even to close cleanly; it is moved aside next.
     }
   }
+}
+
+/** Writes what was salvaged into the new file (speaker names as no version's current: the
+ * record's next read places them and indexes their lines). */
+function restore(db: Db, { ranges, speakers }: Salvaged): void {
+  db.transaction(() => {
+    for (const range of ranges) {
+      run(
+        db,
+        `INSERT OR IGNORE INTO created_ranges
+           (conversation_id, device_id, start_ms, end_ms, created_at)
+         VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`,
+        range,
+      );
+    }
+    for (const row of speakers) {
+      run(
+        db,
+        `INSERT OR IGNORE INTO speaker_overlays
+           (label_id, version_key, names, moves, notice, updated_at)
+         VALUES (@label_id, @version_key, @names, @moves, @notice, @updated_at)`,
+        row,
+      );
+    }
+  })();
 }
 
 /** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
@@ -125,15 +184,16 @@ export function openCacheDatabase(
 ): OpenedCacheDatabase {
   mkdirSync(dirname(file), { recursive: true });
   let recovery: CacheRecovery | null = null;
-  let salvaged: SalvagedRange[] = [];
+  let salvaged = NOTHING_SALVAGED;
   if (existsSync(file)) {
     const damage = damageOf(file, options);
     if (damage !== undefined) {
-      salvaged = salvageCreatedRanges(file, options);
+      salvaged = salvage(file, options);
       recovery = {
         reason: damage,
         movedTo: moveAside(file, nowMs),
-        salvagedCreatedRanges: salvaged.length,
+        salvagedCreatedRanges: salvaged.ranges.length,
+        salvagedSpeakerNames: salvaged.speakers.length,
       };
     }
   }
@@ -146,12 +206,7 @@ export function openCacheDatabase(
     if (version > latest) throw new CacheTooNewError(file, version, latest);
     configure(db);
     migrate(db, file, migrations, options.targetVersion);
-    if (salvaged.length > 0) {
-      const insert = `INSERT OR IGNORE INTO created_ranges
-          (conversation_id, device_id, start_ms, end_ms, created_at)
-        VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`;
-      db.transaction(() => salvaged.forEach((range) => run(db, insert, range)))();
-    }
+    if (salvaged.ranges.length + salvaged.speakers.length > 0) restore(db, salvaged);
     return { db, file, recovery };
   } catch (error) {
     db.close();

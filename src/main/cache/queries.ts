@@ -2,6 +2,7 @@ import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
 import { searchReads } from './search';
+import { speakerReads, speakerWrites } from './speakers';
 import { get, type Db } from '../../node-common/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
 import { taskReads, taskWrites } from './tasks';
@@ -50,6 +51,7 @@ export const READS = {
   ...hubReads,
   ...taskReads,
   ...searchReads,
+  ...speakerReads,
   ...syncStateReads,
   ...statsReads,
 };
@@ -59,6 +61,7 @@ export const WRITES = {
   ...hubWrites,
   ...taskWrites,
   ...syncStateWrites,
+  ...speakerWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any argument list is allowed here

@@ -10,6 +10,7 @@ import { FOLLOW_UP_CHANNELS } from './follow-ups';
 import { HUB_CHANNELS } from './hub';
 import { RECORDING_CHANNELS } from './recordings';
 import type { IpcResult } from './results';
+import { SPEAKER_CHANNELS } from './speakers';
 import { SYNC_CHANNELS } from './sync';
 
 /**
@@ -25,6 +26,7 @@ export const IPC_CHANNELS = {
   ...HUB_CHANNELS,
   ...CONVERSATION_CHANNELS,
   ...RECORDING_CHANNELS,
+  ...SPEAKER_CHANNELS,
   ...AUDIO_CHANNELS,
   ...EXPORT_CHANNELS,
   ...SYNC_CHANNELS,
@@ -41,6 +43,7 @@ export * from './accounts';
 export * from './hub';
 export * from './conversations';
 export * from './recordings';
+export * from './speakers';
 export * from './audio';
 export * from './export';
 export * from './sync';

@@ -6,15 +6,19 @@ import { type LineMove, type SpeakerName, type SpeakerOverlay } from './overlay'
  * The carry-over rule: a newer transcript version of a record gets the names given on an older
  * one where they still fit, and only there — a name is never put on the wrong person.
  *
- * The two versions' lines are matched by their words (align.ts). A speaker of the older version
- * has a counterpart in the newer one when
- * - at least half of its lines are found in the newer version,
- * - at least 80% of those found have one label there (the speaker was not split in two),
- * - at least 80% of that label's matched lines were this speaker's (two speakers were not merged),
- * - and its share of the lines is still the same, within 10 points.
+ * The two versions' lines are matched by their words (align.ts), and a speaker's share of the
+ * lines found in both versions must still be theirs: a speaker of the older version has a
+ * counterpart in the newer one when
+ * - at least half of its lines are found in the newer version (else its words changed too much
+ *   to tell, or it is gone),
+ * - at least 80% of those found carry one label there (else the speaker was split in two),
+ * - and at least 80% of that label's found lines were this speaker's (else two speakers were
+ *   merged, and the name would name the other one too).
+ * Lines only one version has (a speaker gone, lines added) move no one's share.
  * The counterpart's label is usually the same raw label; when the newer version numbers the
  * speakers differently ("Speaker 1" is now "Speaker 2"), the name follows the person's lines to
- * their new label. A name whose speaker has no counterpart is dropped, with the reason.
+ * their new label — labels alone would put it on the wrong person. A name whose speaker has no
+ * counterpart is dropped, with the reason.
  * A moved line follows its words to the newer version when both the line and the speaker it was
  * moved to are found there; a move the newer version already agrees with is no longer needed.
  */
@@ -23,8 +27,6 @@ import { type LineMove, type SpeakerName, type SpeakerOverlay } from './overlay'
 const MIN_FOUND = 0.5;
 /** The share of a speaker's found lines that must agree on one label, both ways. */
 const SAME_SPEAKER = 0.8;
-/** How far a speaker's share of all lines may move between versions. */
-const SHARE_TOLERANCE = 0.1;
 
 /** Why a name did not carry over. */
 export type DropReason = 'gone' | 'split' | 'merged' | 'changed';
@@ -51,22 +53,16 @@ export interface CarryOver {
 
 type Counterpart = { label: string } | { reason: DropReason; into: string[] };
 
-function shares(lines: readonly SpokenLine[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const { speaker } of lines) {
-    if (speaker !== null) counts.set(speaker, (counts.get(speaker) ?? 0) + 1);
-  }
-  return new Map([...counts].map(([label, n]) => [label, n / Math.max(1, lines.length)]));
-}
-
 /** Each older label's counterpart in the newer version, or why it has none. */
 function counterparts(
   older: readonly SpokenLine[],
   newer: readonly SpokenLine[],
   pairs: readonly (number | null)[],
 ): Map<string, Counterpart> {
-  const olderShares = shares(older);
-  const newerShares = shares(newer);
+  const own = new Map<string, number>();
+  for (const { speaker } of older) {
+    if (speaker !== null) own.set(speaker, (own.get(speaker) ?? 0) + 1);
+  }
   // For each newer label, how many of its lines came from each older label.
   const cameFrom = new Map<string, Map<string, number>>();
   const wentTo = new Map<string, Map<string | null, number>>();
@@ -85,18 +81,17 @@ function counterparts(
   });
 
   const result = new Map<string, Counterpart>();
-  for (const [label, share] of olderShares) {
+  for (const [label, lines] of own) {
     const going = wentTo.get(label) ?? new Map<string | null, number>();
     const found = [...going.values()].reduce((sum, n) => sum + n, 0);
     const into = [...going]
       .sort((a, b) => b[1] - a[1])
       .flatMap(([to]) => (to === null ? [] : [to]));
-    const own = Math.round(share * older.length);
     if (found === 0) {
       result.set(label, { reason: 'gone', into });
       continue;
     }
-    if (found < MIN_FOUND * own) {
+    if (found < MIN_FOUND * lines) {
       result.set(label, { reason: 'changed', into });
       continue;
     }
@@ -108,13 +103,12 @@ function counterparts(
     } else {
       const coming = cameFrom.get(top)!;
       const total = [...coming.values()].reduce((sum, n) => sum + n, 0);
-      if ((coming.get(label) ?? 0) < SAME_SPEAKER * total) {
-        result.set(label, { reason: 'merged', into: [top] });
-      } else if (Math.abs(share - (newerShares.get(top) ?? 0)) > SHARE_TOLERANCE) {
-        result.set(label, { reason: 'changed', into: [top] });
-      } else {
-        result.set(label, { label: top });
-      }
+      result.set(
+        label,
+        (coming.get(label) ?? 0) < SAME_SPEAKER * total
+          ? { reason: 'merged', into: [top] }
+          : { label: top },
+      );
     }
   }
   return result;

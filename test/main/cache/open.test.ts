@@ -39,6 +39,15 @@ async function filledCache(thread: 'worker' | 'main' = 'main'): Promise<string> 
     endMs: T0 + 600_000,
     createdAt: new Date(T0).toISOString(),
   });
+  await cache.write.saveSpeakers({
+    labelId: label(1).id,
+    versionKey: 'v1',
+    names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+    moves: [],
+    notice: null,
+    at: T0,
+    currentLines: [{ line: 0, speaker: 'Dr Marsh', role: 'vet', text: 'routine check' }],
+  });
   await cache.close();
   return file;
 }
@@ -116,7 +125,7 @@ describe('a cache written by a newer Earmark', () => {
 });
 
 describe('a damaged cache', () => {
-  it('with damaged pages: is moved aside, the cache starts empty, created ranges are saved', async () => {
+  it('with damaged pages: is moved aside, the cache starts empty, created ranges and speaker names are saved', async () => {
     const file = await filledCache();
     const pages = Math.floor(statSync(file).size / PAGE);
     // Scribble over three pages in the middle of the file (the header stays valid).
@@ -126,11 +135,25 @@ describe('a damaged cache', () => {
       reason: expect.stringMatching(/malformed|quick_check/),
       movedTo: expect.stringContaining(`${file}.corrupt-`),
       salvagedCreatedRanges: 1,
+      salvagedSpeakerNames: 1,
     });
     expect(existsSync(cache.recovery!.movedTo)).toBe(true);
     await check(cache);
     expect(await cache.read.stats()).toMatchObject({ labels: 0, notes: 0, createdRanges: 1 });
     expect(await cache.read.createdRange('conv-1')).toMatchObject({ deviceId: 'consult-room-1' });
+    // The names the user gave are back, as no version's current: the record's next read places
+    // them (its lines are not in the new file yet).
+    expect(await cache.read.speakers(label(1).id)).toEqual([
+      {
+        versionKey: 'v1',
+        names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+        moves: [],
+        notice: null,
+        current: false,
+        updatedAt: T0,
+      },
+    ]);
+    expect((await cache.read.search('marsh')).hits).toEqual([]);
     await cache.write.storeLabels([label(1, { notes: [note('fresh start', T0)] })], T0);
     expect((await cache.read.search('fresh')).hits).toHaveLength(1);
     await cache.close();
@@ -147,6 +170,7 @@ describe('a damaged cache', () => {
     expect(cache.recovery).toMatchObject({
       reason: expect.stringMatching(/not a database/),
       salvagedCreatedRanges: 0,
+      salvagedSpeakerNames: 0,
     });
     await check(cache);
     expect((await cache.read.stats()).labels).toBe(0);

@@ -121,9 +121,8 @@ describe('carryOver', () => {
     ]);
   });
 
-  it('drops a name whose share of the lines changed, and every name when the words do not match', () => {
-    // The nurse says three lines more: the same label, but no longer the same share of the
-    // consult (1/6 → 1/3), while the others' shares move less than 10 points.
+  it('counts only the lines both versions have: lines added to a speaker keep their name', () => {
+    // The nurse says three lines the earlier version did not have: she is still Speaker 3.
     const talkative = transcript([
       ...CONSULT,
       ...Array.from(
@@ -131,8 +130,21 @@ describe('carryOver', () => {
         (_, i) => ['Speaker 3', `Extra note number ${i} about the weight.`] as const,
       ),
     ]);
-    const grown = carryOver(transcript(CONSULT), NAMED, talkative);
-    expect(grown.dropped).toMatchObject([{ name: 'Jo', reason: 'changed' }]);
+    expect(carryOver(transcript(CONSULT), NAMED, talkative).overlay.names).toEqual(NAMED.names);
+  });
+
+  it('drops a name whose lines changed too much to tell, and every name when no words match', () => {
+    // Three of the vet's five lines are said in other words: two found are not enough.
+    let rewritten = 0;
+    const reworded = CONSULT.map(([speaker, text]) =>
+      speaker === 'Speaker 1' && rewritten++ < 3
+        ? ([speaker, `Quite different wording number ${rewritten}.`] as const)
+        : ([speaker, text] as const),
+    );
+    const changed = carryOver(transcript(CONSULT), NAMED, transcript(reworded));
+    expect(changed.dropped).toMatchObject([{ name: 'Dr Marsh', reason: 'changed' }]);
+    expect(droppedNameWords(changed.dropped[0]!)).toContain('changed too much');
+    expect(changed.overlay.names.map((n) => n.name)).toEqual(['Mrs Patel', 'Jo']);
     const unrelated = transcript(
       CONSULT.map(([speaker], i) => [speaker, `Other words ${i}`] as const),
     );
