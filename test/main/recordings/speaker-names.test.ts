@@ -4,18 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebVTTParser } from 'webvtt-parser';
 import { MINUTE_MS } from '../../../src/shared/api';
-import type {
-  ChannelInput,
-  ChannelName,
-  ChannelOutput,
-  RecordSpeakers,
-} from '../../../src/shared/ipc';
+import type { RecordSpeakers } from '../../../src/shared/ipc';
 import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { openCache } from '../../../src/main/cache';
 import { createCore, type Core } from '../../../src/main/core';
 import { SpeakerNames } from '../../../src/main/recordings/speaker-names';
 import { label, MINUTE, note, T0 } from '../cache/helpers';
 import { DEMO_DEVICES, startService, type RunningService } from '../../service/harness';
+import { ipcCalls } from '../../support/ipc-calls';
 import * as fx from '../audio/fixtures';
 
 /**
@@ -46,14 +42,7 @@ describe.each(['seed', 'field'] as const)('speaker names (%s dialect)', (dialect
   let folder: string;
   let labelId: string;
 
-  async function call<C extends ChannelName>(
-    channel: C,
-    input: ChannelInput<C>,
-  ): Promise<ChannelOutput<C>> {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as ChannelOutput<C>;
-  }
+  const { call, refused } = ipcCalls(() => core);
   const openCore = () =>
     createCore({
       dataDir,
@@ -268,13 +257,14 @@ describe.each(['seed', 'field'] as const)('speaker names (%s dialect)', (dialect
       'Mrs Anita Patel',
     );
     // A version this computer has never seen cannot be named.
-    const refused = await core.rpc.invoke('speakers.save', {
-      labelId,
-      versionKey: 'nosuchversion',
-      names: [],
-      moves: [],
-    });
-    expect(refused).toMatchObject({ ok: false });
+    expect(
+      await refused('speakers.save', {
+        labelId,
+        versionKey: 'nosuchversion',
+        names: [],
+        moves: [],
+      }),
+    ).toMatchObject({ kind: 'not_found' });
   }, 60_000);
 });
 
