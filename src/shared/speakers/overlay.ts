@@ -124,6 +124,8 @@ export type NamedLine<L extends SpokenLine> = L & {
   /** The raw label the line is said by, after moves; null for a line with no speaker. */
   label: string | null;
   role: SpeakerRole | null;
+  /** `speaker` is a name given on this computer (not the transcript's label). */
+  named: boolean;
   /** The user moved this line to `label`. */
   moved: boolean;
 };
@@ -143,6 +145,7 @@ export function nameLines<L extends SpokenLine>(
       speaker: named?.name ?? label,
       label,
       role: named?.role ?? null,
+      named: named !== undefined,
       moved: label !== line.speaker,
     };
   });

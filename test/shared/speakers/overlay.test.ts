@@ -40,11 +40,13 @@ describe('the overlay', () => {
   it('names every line of a label and moves one line, by its position among spoken lines', () => {
     const lines = spokenLines(CONTENT);
     expect(lines).toHaveLength(4);
-    expect(nameLines(lines, OVERLAY).map((l) => [l.speaker, l.label, l.role, l.moved])).toEqual([
-      ['Dr Marsh', 'Speaker 1', 'vet', false],
-      ['Speaker 2', 'Speaker 2', null, false],
-      ['Dr Marsh', 'Speaker 1', 'vet', false],
-      ['Speaker 2', 'Speaker 2', null, true],
+    expect(
+      nameLines(lines, OVERLAY).map((l) => [l.speaker, l.label, l.role, l.named, l.moved]),
+    ).toEqual([
+      ['Dr Marsh', 'Speaker 1', 'vet', true, false],
+      ['Speaker 2', 'Speaker 2', null, false, false],
+      ['Dr Marsh', 'Speaker 1', 'vet', true, false],
+      ['Speaker 2', 'Speaker 2', null, false, true],
     ]);
     expect(speakerLegend(lines, OVERLAY)).toBe('Dr Marsh (vet)');
   });
