@@ -56,7 +56,9 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
     const open = async (labelId: string) => {
       await page.goto('about:blank');
       await page.goto(`${origin()}/#record/${labelId}`);
-      await page.getByRole('heading', { name: 'About this recording' }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('heading', { name: 'About this recording' })
+        .waitFor({ timeout: 30_000 });
     };
     const transcript = () => page.getByRole('list', { name: /^Transcript, line by line/ });
     /** The speaker button of the line at `index`. */
@@ -117,14 +119,19 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await editor().waitFor();
       expect(await editor().getAttribute('aria-labelledby')).not.toBeNull();
       const name = editor().getByRole('combobox', { name: /^Name/ });
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe(
-        'combobox',
-      );
+      await expect
+        .poll(() =>
+          page.evaluate<string | null>("document.activeElement?.getAttribute('role') ?? null"),
+        )
+        .toBe('combobox');
       await name.fill('Dr Marsh');
       await editor().getByRole('radio', { name: 'Vet' }).check();
       await editor().getByRole('button', { name: 'Save name' }).click();
       await editor().waitFor({ state: 'detached' });
-      await page.getByRole('status').filter({ hasText: `Named ${first} “Dr Marsh (vet)”.` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Named ${first} “Dr Marsh (vet)”.` })
+        .waitFor();
       const shown = await shownSpeakers();
       for (const index of firstLines) expect(shown[index]).toBe('Dr Marsh');
 
@@ -136,7 +143,9 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await editor().getByRole('radio', { name: 'Owner' }).check();
       await editor().getByRole('combobox', { name: /^Name/ }).press('Enter');
       await editor().waitFor({ state: 'detached' });
-      await expect.poll(async () => (await shownSpeakers())[secondLines[1]!], WAIT).toBe('Mrs Patel');
+      await expect
+        .poll(async () => (await shownSpeakers())[secondLines[1]!], WAIT)
+        .toBe('Mrs Patel');
       // The role is shown beside the name.
       expect(await speakerOf(secondLines[0]!).textContent()).toMatch(/Mrs Patel\s*Owner/);
     }, 90_000);
@@ -147,7 +156,9 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await editor().waitFor();
       // Names used before on this computer are suggested while typing.
       await editor().getByRole('combobox', { name: /^Name/ }).fill('mar');
-      await editor().getByRole('option', { name: /^Dr Marsh/ }).waitFor();
+      await editor()
+        .getByRole('option', { name: /^Dr Marsh/ })
+        .waitFor();
       await editor()
         .getByRole('combobox', { name: 'This line was said by' })
         .selectOption({ label: `Dr Marsh (${first})` });
@@ -183,7 +194,13 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
 
       const files = readdirSync(exportDir);
       const read = (extension: string) =>
-        readFileSync(join(exportDir, files.find((f) => f.endsWith(extension))!), 'utf8');
+        readFileSync(
+          join(
+            exportDir,
+            files.find((f) => f.endsWith(extension))!,
+          ),
+          'utf8',
+        );
       const txt = read('.txt');
       expect(txt).toMatch(/^\d\d:\d\d {2}(Dr Marsh|Mrs Patel): /m);
       expect(txt).not.toContain(`${second}: `);
@@ -215,7 +232,9 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
         .join('\n');
       await regenerate(label.id, content);
       await open(label.id);
-      const notice = page.getByRole('region', { name: 'Names carried over from the earlier version' });
+      const notice = page.getByRole('region', {
+        name: 'Names carried over from the earlier version',
+      });
       await notice.waitFor();
       await notice.getByText(`“Mrs Patel” (${second}) was not carried over`).waitFor();
       expect(await notice.textContent()).toContain('split between');
