@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelInput, RecordSpeakers } from '../../src/shared/ipc';
 import { SpeakerNamesStore } from '../../src/renderer/src/lib/speaker-names.svelte';
-import { FakeEarmark } from './fake-earmark';
+import { FakeEarmark } from './support';
 
 const LABEL = '00000000-0000-4000-8000-000000000001';
 

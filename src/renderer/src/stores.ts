@@ -20,6 +20,7 @@ import { RecordingSearchStore } from './lib/recording-search.svelte';
 import { RecordingsStore } from './lib/recordings.svelte';
 import { RouterStore } from './lib/router.svelte';
 import { ShellLinkStore } from './lib/shell-link.svelte';
+import { SpeakerNamesStore } from './lib/speaker-names.svelte';
 import { SyncStore } from './lib/sync.svelte';
 import { TaskDetailStore } from './lib/task-detail.svelte';
 import { UnfinishedExportsStore } from './lib/unfinished-exports.svelte';
@@ -55,6 +56,7 @@ export const newStore = {
   webhooks: () => new WebhooksStore(earmark),
   apiKeys: () => new ApiKeysStore(earmark),
   record: () => new RecordStore(earmark),
+  speakerNames: () => new SpeakerNamesStore(earmark),
   patientPicker: (label: () => Label) => new PatientPickerStore(earmark, label),
   recordFollowUps: () => new RecordFollowUpsStore(earmark, followUps),
   recordingAudio: () => new RecordingAudioStore(earmark),

@@ -18,6 +18,7 @@ import {
   type ConversationBand,
   type LocalDate,
 } from '../../../shared/timeline';
+import { nameWithRole, type SpeakerName } from '../../../shared/speakers/overlay';
 import { CLINIC_TIME_ZONE } from './clinic-time';
 
 export interface Selection {
@@ -56,6 +57,8 @@ export class HubTimelineStore {
    * conversation already covers.
    */
   bandsOf = $state<string | null>(null);
+  /** Who spoke in the bands' records, where named on this computer (speakers.of), by label id. */
+  spokenBy = $state.raw<Readonly<Record<string, SpeakerName[]>>>({});
   outcome = $state<CreateOutcome | null>(null);
 
   slots = $derived(minuteSlots(this.day, this.minutes ?? []));
@@ -168,6 +171,28 @@ export class HubTimelineStore {
     // Not known (offline with nothing kept): suggestions are offered; the service decides.
     this.bands = result.ok ? result.value.value : [];
     this.bandsOf = `${deviceId}/${day.startMs}`;
+    await this.loadSpokenBy();
+  }
+
+  /** The names of who spoke in the bands' records (a card says them where known). */
+  private async loadSpokenBy(): Promise<void> {
+    const labelIds = this.bands.flatMap((band) => (band.labelId ? [band.labelId] : []));
+    if (labelIds.length === 0) {
+      this.spokenBy = {};
+      return;
+    }
+    const bands = this.bands;
+    const result = await this.api.invoke('speakers.of', { labelIds: labelIds.slice(0, 500) });
+    if (bands !== this.bands || !result.ok) return;
+    this.spokenBy = Object.fromEntries(
+      result.value.map(({ labelId, speakers }) => [labelId, speakers]),
+    );
+  }
+
+  /** "Dr Marsh (vet), Mrs Patel (owner)" for a band whose record has named speakers; else null. */
+  whoSpoke(band: ConversationBand): string | null {
+    const speakers = band.labelId ? this.spokenBy[band.labelId] : undefined;
+    return speakers?.length ? speakers.map(nameWithRole).join(', ') : null;
   }
 
   /** A conversation main follows changed: its band, and the outcome when it is the new one. */
