@@ -7,14 +7,13 @@ import { WebVTTParser } from 'webvtt-parser';
 import { openServiceDatabase } from '../../src/service/db/database';
 import { LabelStore } from '../../src/service/db/label-store';
 import { sandboxNotesPath, type Label } from '../../src/shared/api';
-import type { SyncStatus } from '../../src/shared/ipc';
 import type { TimedLine } from '../../src/shared/record/timed-transcript';
 import { currentTranscript } from '../../src/shared/transcript';
-import { sleep, until } from '../service/poll';
 import { announceSkip } from '../support/skip';
 import {
   chromiumProblem,
   DIALECTS,
+  firstSync,
   openAppOnDemoService,
   invokeOverShell,
   startShellProcess,
@@ -113,14 +112,7 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       }
       expect(lines, 'the demo clinic has a hub record with two speakers').toBeDefined();
       // Search reads the cache: wait for the first sync.
-      await until(
-        async () => {
-          await sleep(250);
-          return (await invoke<SyncStatus>('sync.status', {})).lastSyncAt;
-        },
-        (lastSyncAt) => lastSyncAt !== null,
-        60_000,
-      );
+      await firstSync(invoke);
     }, 180_000);
     afterAll(async () => {
       await restarted?.stop();
