@@ -35,7 +35,7 @@ const MAX_LIMIT = 200;
  * The user's words as FTS5 strings: each word (or "quoted phrase") a quoted FTS5 string, so no
  * input is ever FTS5 syntax; the last word also matches as a prefix while it is being typed.
  */
-export function ftsTerms(input: string): string[] {
+function ftsTerms(input: string): string[] {
   const terms: string[] = [];
   const pattern = /"([^"]*)"?|(\S+)/g;
   let lastBare = -1;

@@ -29,7 +29,7 @@ const MIN_FOUND = 0.5;
 const SAME_SPEAKER = 0.8;
 
 /** Why a name did not carry over. */
-export type DropReason = 'gone' | 'split' | 'merged' | 'changed';
+type DropReason = 'gone' | 'split' | 'merged' | 'changed';
 
 /** A name put on the newer version: `label` is its label there, `from` the older one. */
 export interface CarriedName extends SpeakerName {

@@ -39,7 +39,7 @@ const GENERIC_LABEL = /^Speaker \d+$/;
  * Text that mentions generic labels ("Speaker 2 reports vomiting") with the names given to
  * them. Role labels ("Vet", "Owner") are ordinary words in a note and are left alone.
  */
-export function nameSpeakersInText(text: string, overlay: SpeakerOverlay): string {
+function nameSpeakersInText(text: string, overlay: SpeakerOverlay): string {
   const names = new Map(
     overlay.names.filter(({ label }) => GENERIC_LABEL.test(label)).map((n) => [n.label, n.name]),
   );

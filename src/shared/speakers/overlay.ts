@@ -12,7 +12,7 @@ export const SPEAKER_ROLES = ['vet', 'nurse', 'owner', 'other'] as const;
 export type SpeakerRole = (typeof SPEAKER_ROLES)[number];
 
 /** The longest name kept (longer input is cut). */
-export const MAX_SPEAKER_NAME = 80;
+const MAX_SPEAKER_NAME = 80;
 /** The longest raw label a transcript line can carry (spoken-lines.ts reads up to 40). */
 export const MAX_SPEAKER_LABEL = 40;
 /** The most lines a transcript version is expected to hold (a 90-minute consult has ~1,500). */
