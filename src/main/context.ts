@@ -12,6 +12,7 @@ import type { Exports } from './export/exports';
 import type { FollowUps } from './follow-ups/follow-ups';
 import type { Hub } from './hub/hub';
 import type { Recordings } from './recordings/recordings';
+import type { SpeakerNames } from './recordings/speaker-names';
 import type { TimedTranscripts } from './recordings/timed-transcripts';
 import type { Review } from './review/review';
 import type { SignOffs } from './review/sign-off';
@@ -47,6 +48,8 @@ export interface CoreContext {
   recordings: Recordings;
   /** A hub record's transcript lines with their times (the record view, export). */
   timedTranscripts: TimedTranscripts;
+  /** Speaker names on records' transcripts (the cache's overlay; issue 28). */
+  speakerNames: SpeakerNames;
   conversations: Conversations;
   /** The active account's follower (its scope's). */
   conversationFollower: Pick<ConversationFollower, 'follow'>;

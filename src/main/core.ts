@@ -31,10 +31,12 @@ import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
 import { reviewHandlers } from './handlers/review';
+import { speakerHandlers } from './handlers/speakers';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
 import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
+import { SpeakerNames } from './recordings/speaker-names';
 import { TimedTranscripts } from './recordings/timed-transcripts';
 import { ReadyNotifier } from './review/notifications';
 import { Review } from './review/review';
@@ -155,6 +157,10 @@ export function createCore(options: CoreOptions): Core {
     organizationId,
     lastSyncAt: () => scopes.syncStatus().lastSyncAt,
   });
+  const speakerNames = new SpeakerNames({
+    cache,
+    record: async (labelId) => (await recordings.get(labelId)).value,
+  });
   const conversations = new Conversations({
     service,
     cache,
@@ -232,6 +238,7 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     progress: (event) => emit('export.progress', event),
     timedTranscripts,
+    speakerNames,
   });
 
   const scopes: AccountScopes = new AccountScopes({
@@ -243,6 +250,13 @@ export function createCore(options: CoreOptions): Core {
     emit,
     syncEnded: (result) => {
       service.syncEnded(result);
+      // New transcript versions the sync brought get the names that still fit (and the search
+      // their lines) without waiting for the record to be opened.
+      void speakerNames
+        .refresh()
+        .catch((error: unknown) =>
+          log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
+        );
       // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
       if (result.outcome === 'complete') void signOffs.refresh().catch(() => review.refresh());
       else void review.refresh().catch(() => undefined);
@@ -275,6 +289,7 @@ export function createCore(options: CoreOptions): Core {
     syncStatus: () => scopes.syncStatus(),
     hub,
     timedTranscripts,
+    speakerNames,
     forgetAccountData: (accountId) => scopes.forget(accountId),
     recordings,
     conversations,
@@ -294,6 +309,7 @@ export function createCore(options: CoreOptions): Core {
       ...hubHandlers(context),
       ...conversationHandlers(context),
       ...recordingHandlers(context),
+      ...speakerHandlers(context),
       ...audioHandlers(context),
       ...exportHandlers(context),
       ...syncHandlers(context),

@@ -10,9 +10,10 @@ import { sandboxNotesPath, type Label } from '../../src/shared/api';
 import type { Sourced, SyncStatus } from '../../src/shared/ipc';
 import { transcriptVersions } from '../../src/shared/transcript';
 import type { Launched } from '../service/child-process';
-import { sleep, until } from '../service/poll';
+import { until } from '../service/poll';
 import {
   chromiumProblem,
+  firstSync,
   openAppOnDemoService,
   type AppOnDemoService,
   type ShellProcess,
@@ -86,14 +87,7 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
       )
     ).json()) as Label[];
     // The patient combobox offers the patients of cached recordings: wait for the first sync.
-    await until(
-      async () => {
-        await sleep(250);
-        return (await invoke<SyncStatus>('sync.status', {})).lastSyncAt;
-      },
-      (lastSyncAt) => lastSyncAt !== null,
-      60_000,
-    );
+    await firstSync(invoke);
   }, 120_000);
   afterAll(async () => {
     await app?.close();

@@ -15,7 +15,9 @@ import type { DemoCredentials } from '../../src/service/demo/identity-seed';
 import { findChromium } from '../../src/main/web/chromium';
 import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/ipc';
 import { addDays, dateKey, localDate, type LocalDate } from '../../src/shared/timeline';
+import type { SyncStatus } from '../../src/shared/ipc';
 import { launch, type Launched } from '../service/child-process';
+import { sleep, until } from '../service/poll';
 import { demoService, type DemoService } from './demo-service';
 
 /**
@@ -299,6 +301,18 @@ export async function openAppOnDemoService(
       rmSync(serviceDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits for the app's first completed sync (what reads only the cache needs: search, patients). */
+export async function firstSync(invoke: <T>(channel: string, input: unknown) => Promise<T>) {
+  await until(
+    async () => {
+      await sleep(250);
+      return (await invoke<SyncStatus>('sync.status', {})).lastSyncAt;
+    },
+    (lastSyncAt) => lastSyncAt !== null,
+    60_000,
+  );
 }
 
 /**

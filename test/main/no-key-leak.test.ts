@@ -59,6 +59,9 @@ type ReadOnlyChannel =
   | 'labels.transcriptLines'
   | 'labels.list'
   | 'labels.patients'
+  | 'speakers.get'
+  | 'speakers.known'
+  | 'speakers.of'
   | 'audio.prepare'
   | 'audio.waveform'
   | 'sync.status'
@@ -86,6 +89,8 @@ const WRITE_CHANNELS = [
   'hub.complete',
   'sync.run',
   'labels.assign',
+  'speakers.save',
+  'speakers.dismissNotice',
   'export.chooseFolder',
   'export.useFolder',
   'export.run',
@@ -245,6 +250,13 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
     expect(second).toBeDefined();
     await call('audio.prepare', { labelId: first!.id });
     await call('labels.assign', { labelId: first!.id, patientId: second!.patient!.id });
+    const speakers = await call('speakers.get', { labelId: first!.id });
+    await call('speakers.save', {
+      labelId: first!.id,
+      versionKey: speakers.currentVersionKey!,
+      names: [{ label: 'Vet', name: 'Dr Marsh', role: 'vet' }],
+      moves: [],
+    });
 
     const { folderId } = await call('export.useFolder', { path: exportDir });
     const exportId = randomUUID();
@@ -320,6 +332,9 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'labels.transcriptLines': { labelId: first!.id },
       'labels.list': {},
       'labels.patients': { search: '' },
+      'speakers.get': { labelId: first!.id },
+      'speakers.known': { search: 'mar' },
+      'speakers.of': { labelIds: [first!.id, second!.id] },
       'audio.prepare': { labelId: first!.id },
       'audio.waveform': { labelId: first!.id },
       'sync.status': {},

@@ -20,6 +20,7 @@ const row = (labelId: string, status: ExportRow['status']): ExportRow => ({
   bytes: null,
   sha256: null,
   textFiles: [],
+  speakers: null,
   error: status === 'failed' ? 'The service answered 500.' : null,
 });
 const summary = (exportId: string, rows: ExportRow[]): ExportSummary => ({

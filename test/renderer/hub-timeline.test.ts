@@ -49,6 +49,7 @@ describe('the hub timeline store', () => {
   let store: HubTimelineStore;
   beforeEach(() => {
     fake = new FakeEarmark();
+    fake.handle('speakers.of', () => []);
     fake.handle('devices.list', () =>
       sourced([
         { value: 'hub-1', displayName: 'Consult Room 1', serial: 'S1' },
@@ -74,6 +75,27 @@ describe('the hub timeline store', () => {
       [at(600), at(606), 'c-600'],
       [at(700), at(706), null],
     ]);
+  });
+
+  it('says who spoke in a band’s record where the speakers are named', async () => {
+    fake.handle('speakers.of', ({ labelIds }) =>
+      labelIds.includes('label-600')
+        ? [
+            {
+              labelId: 'label-600',
+              speakers: [
+                { label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' as const },
+                { label: 'Speaker 2', name: 'Mrs Patel', role: null },
+              ],
+            },
+          ]
+        : [],
+    );
+    await store.loadDevices();
+    await settle();
+    expect(fake.callsOf('speakers.of')).toEqual([{ labelIds: ['label-600'] }]);
+    expect(store.spoken.of(store.bands[0]!.labelId)).toBe('Dr Marsh (vet), Mrs Patel');
+    expect(store.spoken.of(band(700, 706).labelId)).toBeNull();
   });
 
   it('keeps the selection when the screen comes back to the same day, and drops it on another', async () => {

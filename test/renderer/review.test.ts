@@ -33,6 +33,17 @@ function fakeMain(all: ReviewItem[]) {
   const reviewed = new Set<string>();
   const queue = () => all.filter((i) => !reviewed.has(i.id));
   fake.handle('review.count', () => queue().length);
+  // Who spoke: the first record is named on this computer, the others are not.
+  fake.handle('speakers.of', ({ labelIds }) =>
+    labelIds.includes('r-named')
+      ? [
+          {
+            labelId: 'r-named',
+            speakers: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' as const }],
+          },
+        ]
+      : [],
+  );
   fake.handle('review.list', ({ offset = 0, limit = PAGE_SIZE, fromMs, toMs }) => {
     const matching = queue().filter(
       (i) =>
@@ -192,5 +203,30 @@ describe('ReviewStore', () => {
     fake.fail('review.list', { kind: 'internal', message: 'The cache could not be read.' });
     await store.load();
     expect(store.error?.message).toBe('The cache could not be read.');
+  });
+});
+
+describe('who spoke, on a record’s row', () => {
+  it('is read for the listed records (not conversations) and said where the speakers are named', async () => {
+    const fake = fakeMain([
+      reviewItem(facts('r-named', MONDAY + HOUR), NOW),
+      reviewItem(facts('r-plain', MONDAY + 2 * HOUR), NOW),
+      reviewItem(
+        facts('c-failed', MONDAY + 3 * HOUR, {
+          kind: 'conversation',
+          deviceId: 'hub-1',
+          recordType: null,
+          conversationStatus: 'FAILED',
+          statusReason: 'Audio did not finish uploading.',
+        }),
+        NOW,
+      ),
+    ]);
+    const store = new ReviewStore(fake, ZONE);
+    await store.load();
+    await settle();
+    expect(fake.callsOf('speakers.of')).toEqual([{ labelIds: ['r-named', 'r-plain'] }]);
+    expect(store.spoken.of('r-named')).toBe('Dr Marsh (vet)');
+    expect(store.spoken.of('r-plain')).toBeNull();
   });
 });

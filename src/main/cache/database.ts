@@ -18,6 +18,8 @@ export interface CacheRecovery {
   salvagedCreatedRanges: number;
   /** Review marks and settings read back from it (this user's, nowhere else either). */
   salvagedReviewMarks: number;
+  /** Transcript versions whose speaker names were read back from it (nor do they). */
+  salvagedSpeakerNames: number;
 }
 
 export interface OpenedCacheDatabase {
@@ -46,6 +48,8 @@ const SALVAGED_TABLES = {
   review_versions: ['label_id', 'version_key'],
   review_conversations: ['conversation_id', 'status', 'reviewed_at'],
   review_settings: ['key', 'value'],
+  // Restored as no version's current: the record's next read places them and indexes their lines.
+  speaker_overlays: ['label_id', 'version_key', 'names', 'moves', 'notice', 'updated_at'],
 } as const;
 type SalvagedTable = keyof typeof SALVAGED_TABLES;
 type Salvaged = Partial<Record<SalvagedTable, Record<string, unknown>[]>>;
@@ -155,6 +159,7 @@ export function openCacheDatabase(
         movedTo: moveAside(file, nowMs),
         salvagedCreatedRanges: count(salvaged, ['created_ranges']),
         salvagedReviewMarks: count(salvaged, ['review_records', 'review_conversations']),
+        salvagedSpeakerNames: count(salvaged, ['speaker_overlays']),
       };
     }
   }

@@ -3,6 +3,7 @@ import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
 import { reviewReads, reviewWrites } from './review';
 import { searchReads } from './search';
+import { speakerReads, speakerWrites } from './speakers';
 import { get, type Db } from '../../node-common/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
 import { taskReads, taskWrites } from './tasks';
@@ -52,6 +53,7 @@ export const READS = {
   ...taskReads,
   ...searchReads,
   ...reviewReads,
+  ...speakerReads,
   ...syncStateReads,
   ...statsReads,
 };
@@ -62,6 +64,7 @@ export const WRITES = {
   ...taskWrites,
   ...syncStateWrites,
   ...reviewWrites,
+  ...speakerWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any argument list is allowed here

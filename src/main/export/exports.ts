@@ -18,6 +18,8 @@ import type { ExportSource } from './export';
 import { ExportFolders } from './folders';
 import { ExportJournal } from './journal';
 import { ExportRuns } from './runs';
+import type { SpeakerNames } from '../recordings/speaker-names';
+import { EMPTY_OVERLAY } from '../../shared/speakers/overlay';
 
 export interface ExportsDeps {
   /** Where export journals live (<dataDir>/exports). */
@@ -30,6 +32,8 @@ export interface ExportsDeps {
   progress(event: ExportProgressEvent): void;
   /** A hub record's transcript lines with their times, for the transcript .txt and the .vtt. */
   timedTranscripts: Pick<TimedTranscripts, 'of'>;
+  /** The names given to a record's speakers, written into its text files. */
+  speakerNames: Pick<SpeakerNames, 'overlayOf'>;
 }
 
 export interface ExportRequest {
@@ -230,6 +234,8 @@ export class Exports {
       audio: (labelId, request) => labelsOf((labels) => labels.audio(labelId, request)),
       // Lines with times where they can be had; a failure leaves the transcript without times.
       transcriptLines: (label) => this.deps.timedTranscripts.of(label).catch(() => null),
+      // Names where this computer has them; a cache that cannot answer leaves the labels.
+      speakers: (label) => this.deps.speakerNames.overlayOf(label).catch(() => EMPTY_OVERLAY),
     };
   }
 

@@ -76,6 +76,7 @@ const exportRow = (row: ManifestRow): ExportRow => ({
   textFiles: [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile].filter(
     (name): name is string => typeof name === 'string',
   ),
+  speakers: row.speakers ?? null,
   error: row.error,
 });
 

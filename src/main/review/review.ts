@@ -29,7 +29,7 @@ export interface ReviewDeps {
 
 type ListInput = ChannelInput<'review.list'>;
 
-export const SIGN_OFF_WRITES =
+const SIGN_OFF_WRITES =
   'Signing a recording off adds a task to the clinic’s “Earmark sign-off” board (created the ' +
   'first time): its title names the recording, it links back to it, your name is its assignee ' +
   'and the time is its date done. Every Earmark of the clinic reads that board and leaves ' +

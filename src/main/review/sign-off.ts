@@ -9,7 +9,7 @@ import type { ServiceClient } from '../service-client/connect';
 import type { Review } from './review';
 
 /** The sign-off board's statuses: a signed-off record's task is created done. */
-export const SIGNED_OFF_STATUS = 'signed_off';
+const SIGNED_OFF_STATUS = 'signed_off';
 const SIGN_OFF_BOARD = {
   name: SIGN_OFF_BOARD_NAME,
   statuses: [

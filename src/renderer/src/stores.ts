@@ -25,6 +25,7 @@ import { ReviewSettingsStore } from './lib/review-settings.svelte';
 import { ReviewStore } from './lib/review.svelte';
 import { RouterStore } from './lib/router.svelte';
 import { ShellLinkStore } from './lib/shell-link.svelte';
+import { SpeakerNamesStore } from './lib/speaker-names.svelte';
 import { SyncStore } from './lib/sync.svelte';
 import { TaskDetailStore } from './lib/task-detail.svelte';
 import { UnfinishedExportsStore } from './lib/unfinished-exports.svelte';
@@ -53,9 +54,8 @@ export const recordings = new RecordingsStore(earmark, connection);
 export const recordingSearch = new RecordingSearchStore(earmark);
 export const followUps = new FollowUpsStore(earmark);
 export const review = new ReviewStore(earmark, CLINIC_TIME_ZONE);
-export const notifications = new NotificationsStore(earmark, (labelId) =>
-  router.open('record', labelId),
-);
+// Made for its listener: it turns main's events into system notifications.
+new NotificationsStore(earmark, (labelId) => router.open('record', labelId));
 
 /** Stores a component makes for itself (one per screen, record part, player or dialog). */
 export const newStore = {
@@ -64,6 +64,7 @@ export const newStore = {
   webhooks: () => new WebhooksStore(earmark),
   apiKeys: () => new ApiKeysStore(earmark),
   record: () => new RecordStore(earmark),
+  speakerNames: () => new SpeakerNamesStore(earmark),
   patientPicker: (label: () => Label) => new PatientPickerStore(earmark, label),
   recordFollowUps: () => new RecordFollowUpsStore(earmark, followUps),
   recordingAudio: () => new RecordingAudioStore(earmark),

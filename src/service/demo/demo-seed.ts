@@ -268,7 +268,7 @@ function seedRecords(ctx: SeedContext): void {
 }
 
 /** A second patient of a name the dialogue uses, of another species: two clinic patients share it. */
-export const DEMO_NAMESAKE = { name: 'Teddy', species: 'cat' } as const;
+const DEMO_NAMESAKE = { name: 'Teddy', species: 'cat' } as const;
 
 /**
  * The namesake's records: two combined medical records with a SOAP note that names it and its

@@ -7,8 +7,8 @@ import { patientsNamedIn } from './dialogue';
  * so the suggested patient is tried on what a real transcript gives (the audio says the name
  * right; the words are the recognizer's).
  */
-export const LOWER_CASE_CHANCE = 0.2;
-export const LETTER_OFF_CHANCE = 0.15;
+const LOWER_CASE_CHANCE = 0.2;
+const LETTER_OFF_CHANCE = 0.15;
 
 /** The name one letter off, as a recognizer mishears it. */
 export function letterOff(name: string): string {

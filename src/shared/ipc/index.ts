@@ -11,6 +11,7 @@ import { HUB_CHANNELS } from './hub';
 import { RECORDING_CHANNELS } from './recordings';
 import { REVIEW_CHANNELS } from './review';
 import type { IpcResult } from './results';
+import { SPEAKER_CHANNELS } from './speakers';
 import { SYNC_CHANNELS } from './sync';
 
 /**
@@ -26,6 +27,7 @@ export const IPC_CHANNELS = {
   ...HUB_CHANNELS,
   ...CONVERSATION_CHANNELS,
   ...RECORDING_CHANNELS,
+  ...SPEAKER_CHANNELS,
   ...AUDIO_CHANNELS,
   ...EXPORT_CHANNELS,
   ...SYNC_CHANNELS,
@@ -43,6 +45,7 @@ export * from './accounts';
 export * from './hub';
 export * from './conversations';
 export * from './recordings';
+export * from './speakers';
 export * from './audio';
 export * from './export';
 export * from './sync';

@@ -15,12 +15,10 @@ export type {
   ReviewFilter,
   ReviewItem,
   ReviewItemKind,
-  ReviewReason,
   ReviewReasonKind,
-  ReviewedState,
   SignOff,
 } from '../review/queue';
-export type { PatientMatch, PatientSuggestion, Decision } from '../review/patient-match';
+export type { PatientMatch, PatientSuggestion } from '../review/patient-match';
 
 /** This user's review settings on this computer (kept in the account's cache). */
 export interface ReviewSettings {

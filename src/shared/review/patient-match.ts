@@ -38,7 +38,7 @@ export interface RecordText {
   note: string;
 }
 
-export type Decision = 'name' | 'species' | 'room' | 'ask';
+type Decision = 'name' | 'species' | 'room' | 'ask';
 
 export interface PatientSuggestion {
   patientId: string;
@@ -62,7 +62,7 @@ export interface PatientMatch {
 }
 
 /** Words used of animals, by species (what the demo's patients and most clinics see). */
-export const SPECIES_WORDS: Readonly<Record<string, readonly string[]>> = {
+const SPECIES_WORDS: Readonly<Record<string, readonly string[]>> = {
   dog: [
     'dog',
     'dogs',
@@ -106,7 +106,7 @@ export function speciesMentioned(text: string): Record<string, number> {
 }
 
 /** The species most mentioned, if one is clearly so. */
-export function mainSpecies(counts: Readonly<Record<string, number>> | undefined): string | null {
+function mainSpecies(counts: Readonly<Record<string, number>> | undefined): string | null {
   const ranked = Object.entries(counts ?? {}).sort((a, b) => b[1] - a[1]);
   if (!ranked[0] || (ranked[1] && ranked[1][1] === ranked[0][1])) return null;
   return ranked[0][0];

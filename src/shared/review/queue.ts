@@ -58,7 +58,7 @@ export interface ReviewFacts {
   preview: string;
 }
 
-export type ReviewReason =
+type ReviewReason =
   | { kind: 'new' }
   | { kind: 'updated'; transcript: boolean; note: boolean }
   | { kind: 'no-patient' }
@@ -78,7 +78,7 @@ export interface ReviewItem extends ReviewFacts {
 const BEING_PROCESSED: readonly (ConversationStatus | null)[] = ['COMPLETED', 'PROCESSING'];
 
 /** The reasons of an item as it is at `nowMs`; none for one that needs nothing. */
-export function reasonsOf(facts: ReviewFacts, nowMs: number): ReviewReason[] {
+function reasonsOf(facts: ReviewFacts, nowMs: number): ReviewReason[] {
   if (facts.kind === 'conversation') {
     const status = facts.conversationStatus;
     if (status === 'FAILED') return [{ kind: 'failed', reason: facts.statusReason }];

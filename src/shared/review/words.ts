@@ -30,7 +30,7 @@ export const foldCase = (text: string): string =>
   text.normalize('NFD').replace(/\p{M}/gu, '').replace(/’/g, "'").toLowerCase();
 
 /** A word's key: folded, a possessive ("Pepper's", "Bones'") taken off. */
-export function wordKey(text: string): { key: string; possessive: boolean } {
+function wordKey(text: string): { key: string; possessive: boolean } {
   const folded = foldCase(text);
   if (folded.endsWith("'s")) return { key: folded.slice(0, -2), possessive: true };
   if (folded.endsWith("'")) return { key: folded.slice(0, -1), possessive: true };

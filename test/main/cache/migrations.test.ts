@@ -24,6 +24,12 @@ function cacheAt(version: number): { db: Db; file: string } {
   return { db, file };
 }
 
+/**
+ * Today's search asks the indexes of today's schema: a database at an earlier version is asked
+ * only of those it has (002's).
+ */
+const MIGRATION_002_KINDS = { kinds: ['note', 'patient', 'conversation'] };
+
 const tables = (db: Db) =>
   (
     db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')").all() as {
@@ -136,7 +142,9 @@ describe('002 full-text search', () => {
     migrate(db, file, MIGRATIONS, 2);
     expect(schemaVersion(db)).toBe(2);
     const search = (q: string) =>
-      (runQuery(db, 'read', 'search', [q]) as { hits: { kind: string }[] }).hits.map((h) => h.kind);
+      (
+        runQuery(db, 'read', 'search', [q, MIGRATION_002_KINDS]) as { hits: { kind: string }[] }
+      ).hits.map((h) => h.kind);
     expect(search('limping')).toEqual(['note']);
     expect(search('inaudible')).toEqual(['note']); // the replaced version, as history
     expect(search('biscuit')).toEqual(['patient']);
@@ -166,7 +174,9 @@ describe('003 task boards', () => {
     runQuery(db, 'write', 'storeLabels', [[label(1, { notes: [note('kept words', T0)] })], T0]);
     migrate(db, file, MIGRATIONS, 3);
     expect(tables(db)).toEqual(expect.arrayContaining(['task_boards', 'tasks']));
-    expect((runQuery(db, 'read', 'search', ['kept']) as { hits: unknown[] }).hits).toHaveLength(1);
+    expect(
+      (runQuery(db, 'read', 'search', ['kept', MIGRATION_002_KINDS]) as { hits: unknown[] }).hits,
+    ).toHaveLength(1);
     const board = {
       id: 'b1',
       name: 'Follow-ups',
@@ -411,6 +421,46 @@ describe('006 review state', () => {
       markOnOpen: 'by-hand',
       signOff: false,
     });
+    db.close();
+  });
+});
+
+describe('007 speaker names', () => {
+  const before = 6;
+
+  it('keeps what the version before held, indexes named lines, and forgets them with their record', () => {
+    const { db, file } = cacheAt(before);
+    runQuery(db, 'write', 'storeLabels', [
+      [label(1, { notes: [note('Speaker 1: How is Bella?\nSpeaker 2: Much better.', T0)] })],
+      T0,
+    ]);
+    migrate(db, file, MIGRATIONS, 7);
+    expect(schemaVersion(db)).toBe(7);
+    expect(tables(db)).toEqual(
+      expect.arrayContaining(['speaker_overlays', 'speaker_lines', 'speaker_lines_fts']),
+    );
+    const search = (q: string) =>
+      (runQuery(db, 'read', 'search', [q]) as { hits: { kind: string }[] }).hits.map((h) => h.kind);
+    expect(search('bella')).toEqual(['note']);
+    const labelId = label(1).id;
+    runQuery(db, 'write', 'saveSpeakers', [
+      {
+        labelId,
+        versionKey: 'v1',
+        names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+        moves: [],
+        notice: null,
+        at: T0,
+        currentLines: [{ line: 0, speaker: 'Dr Marsh', role: 'vet', text: 'How is Bella?' }],
+      },
+    ]);
+    expect(search('marsh')).toEqual(['speaker']);
+    checkIndexes(db);
+    // The record gone from the service: its names and lines go with it.
+    db.prepare('DELETE FROM labels WHERE id = ?').run(labelId);
+    expect(db.prepare('SELECT count(*) AS n FROM speaker_overlays').get()).toEqual({ n: 0 });
+    expect(search('marsh')).toEqual([]);
+    checkIndexes(db);
     db.close();
   });
 });

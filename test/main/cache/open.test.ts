@@ -41,6 +41,15 @@ async function filledCache(thread: 'worker' | 'main' = 'main'): Promise<string> 
   });
   await cache.write.markReviewed({ records: [label(3).id], conversations: [] }, T0);
   await cache.write.saveReviewSettings({ markOnOpen: 'by-hand' });
+  await cache.write.saveSpeakers({
+    labelId: label(1).id,
+    versionKey: 'v1',
+    names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+    moves: [],
+    notice: null,
+    at: T0,
+    currentLines: [{ line: 0, speaker: 'Dr Marsh', role: 'vet', text: 'routine check' }],
+  });
   await cache.close();
   return file;
 }
@@ -118,7 +127,7 @@ describe('a cache written by a newer Earmark', () => {
 });
 
 describe('a damaged cache', () => {
-  it('with damaged pages: is moved aside, the cache starts empty, created ranges and review marks are saved', async () => {
+  it('with damaged pages: is moved aside, the cache starts empty, created ranges, review marks and speaker names are saved', async () => {
     const file = await filledCache();
     const pages = Math.floor(statSync(file).size / PAGE);
     // Scribble over three pages in the middle of the file (the header stays valid).
@@ -129,6 +138,7 @@ describe('a damaged cache', () => {
       movedTo: expect.stringContaining(`${file}.corrupt-`),
       salvagedCreatedRanges: 1,
       salvagedReviewMarks: 1,
+      salvagedSpeakerNames: 1,
     });
     expect(existsSync(cache.recovery!.movedTo)).toBe(true);
     await check(cache);
@@ -142,6 +152,19 @@ describe('a damaged cache', () => {
       [reviewed.id, 'current'],
     ]);
     expect(await cache.read.reviewSettings()).toEqual({ markOnOpen: 'by-hand' });
+    // The names the user gave are back, as no version's current: the record's next read places
+    // them (its lines are not in the new file yet).
+    expect(await cache.read.speakers(label(1).id)).toEqual([
+      {
+        versionKey: 'v1',
+        names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+        moves: [],
+        notice: null,
+        current: false,
+        updatedAt: T0,
+      },
+    ]);
+    expect((await cache.read.search('marsh')).hits).toEqual([]);
     await cache.write.storeLabels([label(1, { notes: [note('fresh start', T0)] })], T0);
     expect((await cache.read.search('fresh')).hits).toHaveLength(1);
     await cache.close();
@@ -159,6 +182,7 @@ describe('a damaged cache', () => {
       reason: expect.stringMatching(/not a database/),
       salvagedCreatedRanges: 0,
       salvagedReviewMarks: 0,
+      salvagedSpeakerNames: 0,
     });
     await check(cache);
     expect((await cache.read.stats()).labels).toBe(0);

@@ -5,6 +5,7 @@ import { migration as taskBoards } from './003-task-boards';
 import { migration as patientsIndex } from './004-patients-index';
 import { migration as conversationRanges } from './005-conversation-ranges';
 import { migration as reviewState } from './006-review-state';
+import { migration as speakerNames } from './007-speaker-names';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   patientsIndex,
   conversationRanges,
   reviewState,
+  speakerNames,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -2,6 +2,7 @@ import type { ConversationStatus } from '../../../shared/api';
 import type { ConversationSummary } from '../../../shared/ipc';
 import type { ConversationBand } from '../../../shared/timeline';
 import { format } from './format';
+import { spokenLines } from '../../../shared/record/spoken-lines';
 
 /**
  * The interface's words for the service's terms (UI.md "Words"): "conversation" for a hub
@@ -102,9 +103,6 @@ export interface SpeakerTurn {
   lines: string[];
 }
 
-// "Speaker 1: text", "Vet: text": a short label starting with a letter, a colon, the words.
-const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
-
 /**
  * A transcript's text as turns, speaker by speaker: "Label: words" lines give the speaker, and
  * consecutive lines of one speaker form one turn. Blank lines are dropped. Plain text only: the
@@ -112,13 +110,7 @@ const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
  */
 export function speakerTurns(text: string): SpeakerTurn[] {
   const turns: SpeakerTurn[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const match = SPEAKER_LINE.exec(line);
-    const speaker = match ? (match[1] ?? null) : null;
-    const words = match ? (match[2] ?? '').trim() : line;
-    if (words === '') continue;
+  for (const { speaker, text: words } of spokenLines(text)) {
     const last = turns.at(-1);
     if (last && last.speaker === speaker) last.lines.push(words);
     else turns.push({ speaker, lines: [words] });

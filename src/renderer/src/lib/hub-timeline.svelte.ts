@@ -1,6 +1,6 @@
 import type { Conversation, Device, Preview, TimelineMinute } from '../../../shared/api';
 import { MINUTE_MS, TERMINAL_STATUSES } from '../../../shared/api/values';
-import type { EarmarkApi, IpcError } from '../../../shared/ipc';
+import type { EarmarkApi, IpcError, IpcResult } from '../../../shared/ipc';
 import {
   addDays,
   dayRange,
@@ -17,13 +17,10 @@ import {
   zoomAt,
   type ConversationBand,
   type LocalDate,
+  type Selection,
 } from '../../../shared/timeline';
 import { CLINIC_TIME_ZONE } from './clinic-time';
-
-export interface Selection {
-  anchorMs: number;
-  focusMs: number;
-}
+import { SpokenByStore } from './spoken-by.svelte';
 
 export type CreateOutcome =
   | { state: 'creating' }
@@ -46,9 +43,8 @@ export class HubTimelineStore {
   view = $state({ startMs: 0, endMs: 0 });
   selection = $state<Selection | null>(null);
   cursorMs = $state<number | null>(null);
-  preview = $state<{ key: string; value: Preview } | null>(null);
-  /** The service could not confirm the selection's totals (offline, or refused): why. */
-  previewError = $state<{ key: string; error: IpcError } | null>(null);
+  /** The service's preview of a selection (its totals), or why it could not give one. */
+  private confirmation = $state<{ key: string; result: IpcResult<Preview> } | null>(null);
   /** Every conversation of the device known on this day (hub.bands). */
   bands = $state.raw<ConversationBand[]>([]);
   /**
@@ -56,6 +52,8 @@ export class HubTimelineStore {
    * conversation already covers.
    */
   bandsOf = $state<string | null>(null);
+  /** Who spoke in the bands' records, where named on this computer. */
+  readonly spoken: SpokenByStore;
   outcome = $state<CreateOutcome | null>(null);
 
   slots = $derived(minuteSlots(this.day, this.minutes ?? []));
@@ -105,6 +103,7 @@ export class HubTimelineStore {
   private shown: string | null = null;
 
   constructor(private readonly api: EarmarkApi) {
+    this.spoken = new SpokenByStore(api);
     // Main follows the conversations completed here; their bands and the outcome follow it.
     api.on('conversation.changed', ({ conversation }) => this.changed(conversation));
   }
@@ -168,6 +167,7 @@ export class HubTimelineStore {
     // Not known (offline with nothing kept): suggestions are offered; the service decides.
     this.bands = result.ok ? result.value.value : [];
     this.bandsOf = `${deviceId}/${day.startMs}`;
+    await this.spoken.load(this.bands.flatMap((band) => (band.labelId ? [band.labelId] : [])));
   }
 
   /** A conversation main follows changed: its band, and the outcome when it is the new one. */
@@ -280,19 +280,13 @@ export class HubTimelineStore {
     const range = this.range;
     const key = this.selectionKey();
     if (!range || !this.deviceId || key === null) return;
-    if (this.preview?.key === key) return;
+    if (this.confirmation?.key === key && this.confirmation.result.ok) return;
     const result = await this.api.invoke('hub.preview', {
       deviceId: this.deviceId,
       startMs: range.startMs,
       endMs: range.endMs,
     });
-    if (this.selectionKey() !== key) return;
-    if (result.ok) {
-      this.preview = { key, value: result.value };
-      this.previewError = null;
-    } else {
-      this.previewError = { key, error: result.error };
-    }
+    if (this.selectionKey() === key) this.confirmation = { key, result };
   }
 
   /** The device and range selected now, as the preview's key; null with nothing selected. */
@@ -302,15 +296,21 @@ export class HubTimelineStore {
       : null;
   }
 
+  /** The service's answer for the selection as it is now; null while it may yet come. */
+  private confirmationOfSelection(): IpcResult<Preview> | null {
+    const key = this.selectionKey();
+    return key !== null && this.confirmation?.key === key ? this.confirmation.result : null;
+  }
+
   /** Why the service did not confirm the current selection's totals; null while it may yet. */
   previewErrorOfSelection(): IpcError | null {
-    const key = this.selectionKey();
-    return key !== null && this.previewError?.key === key ? this.previewError.error : null;
+    const result = this.confirmationOfSelection();
+    return result && !result.ok ? result.error : null;
   }
 
   previewOfSelection(): Preview | null {
-    const key = this.selectionKey();
-    return key !== null && this.preview?.key === key ? this.preview.value : null;
+    const result = this.confirmationOfSelection();
+    return result?.ok ? result.value : null;
   }
 
   /** POST create for the selection; the service's refusal is shown as it is. */

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/ipc';
 import { itemKey, reviewDays } from '../../../shared/review/queue';
 import { dayRange, parseDateKey, type DayGroup } from '../../../shared/timeline';
+import { SpokenByStore } from './spoken-by.svelte';
 
 /**
  * The Review screen's state and its calls to main: the queue newest first (pages of PAGE_SIZE as
@@ -43,6 +44,8 @@ export class ReviewStore {
   error = $state<IpcError | null>(null);
   /** The last mark, for "Mark unreviewed" (or "Mark reviewed" after an undo). */
   lastMarked = $state.raw<Marked | null>(null);
+  /** Who spoke in the listed records, where the speakers are named on this computer. */
+  readonly spoken: SpokenByStore;
   /** The item to focus when the screen comes back from one that was opened. */
   private returnTo: { key: string | null; index: number } | null = null;
   private generation = 0;
@@ -52,6 +55,7 @@ export class ReviewStore {
     private readonly earmark: EarmarkApi,
     private readonly timeZone?: string,
   ) {
+    this.spoken = new SpokenByStore(earmark);
     earmark.on('review.changed', ({ count }) => {
       this.count = count;
       // A sync or another window changed the queue: show it, keeping the place.
@@ -136,6 +140,7 @@ export class ReviewStore {
 
   private show(page: ReviewPage, items: ReviewItem[]): void {
     this.items = items;
+    void this.spoken.load(items.filter((i) => i.kind === 'record').map((i) => i.id));
     this.total = page.total;
     this.count = page.count;
     this.sources = page.sources;
