@@ -258,8 +258,12 @@ export function createCore(options: CoreOptions): Core {
           log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
         );
       // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
-      if (result.outcome === 'complete') void signOffs.refresh().catch(() => review.refresh());
-      else void review.refresh().catch(() => undefined);
+      // Either may fail once the app is closing (the account's cache is gone): nothing to show then.
+      const queueRead =
+        result.outcome === 'complete'
+          ? signOffs.refresh().catch(() => review.refresh())
+          : review.refresh();
+      void queueRead.catch(() => undefined);
     },
     resumeAudio: () => audio.resumePartials(),
     // What removing an account deletes besides its cache and audio: its running exports and
