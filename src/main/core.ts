@@ -30,11 +30,14 @@ import { exportHandlers } from './handlers/export';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
+import { retentionHandlers } from './handlers/retention';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
 import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
 import { TimedTranscripts } from './recordings/timed-transcripts';
+import { Retention } from './retention/retention';
+import type { CleanupSchedule } from './retention/runner';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import {
   connectService,
@@ -62,6 +65,11 @@ export interface CoreOptions extends ShellCapabilities {
   resourcesDir?: string;
   /** better-sqlite3's addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
+  /**
+   * When the active account's cleanup runs by itself: both shells give the app's (at start and
+   * daily, retention/runner.ts). Without one it runs only when asked ("Remove now"; tests).
+   */
+  cleanupSchedule?: CleanupSchedule;
   log?: (message: string) => void;
 }
 
@@ -189,6 +197,9 @@ export function createCore(options: CoreOptions): Core {
     emit,
     syncEnded: (result) => service.syncEnded(result),
     resumeAudio: () => audio.resumePartials(),
+    retention: (accountId) => accounts.retentionOf(accountId),
+    recordsInUse: (accountId) => exports.recordsInUse(accountId),
+    cleanupSchedule: options.cleanupSchedule,
     // What removing an account deletes besides its cache and audio: its running exports and
     // their journals, its follow-up comments, and what the hosting shell keeps of it (the
     // browser shell's Chromium cache).
@@ -216,7 +227,18 @@ export function createCore(options: CoreOptions): Core {
     syncStatus: () => scopes.syncStatus(),
     hub,
     timedTranscripts,
-    forgetAccountData: (accountId) => scopes.forget(accountId),
+    forgetAccountData: async (accountId) => {
+      await scopes.removeEverything(accountId);
+    },
+    retention: new Retention({
+      accounts,
+      cache,
+      audioCache: () => scopes.active().audioCache(),
+      cleanup: () => scopes.active().cleanup,
+      recordsInUse: (accountId) => exports.recordsInUse(accountId),
+      record: (labelId) => recordings.get(labelId),
+      removeEverything: (accountId) => scopes.removeEverything(accountId),
+    }),
     recordings,
     conversations,
     conversationFollower: { follow: (ref) => scopes.active().follower.follow(ref) },
@@ -237,6 +259,7 @@ export function createCore(options: CoreOptions): Core {
       ...syncHandlers(context),
       ...followUpHandlers(context),
       ...adminHandlers(context),
+      ...retentionHandlers(context),
     },
     translateServiceError,
     log,

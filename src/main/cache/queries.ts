@@ -1,6 +1,7 @@
 import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
+import { retentionReads, retentionWrites } from './retention';
 import { searchReads } from './search';
 import { get, type Db } from '../../node-common/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
@@ -52,6 +53,7 @@ export const READS = {
   ...searchReads,
   ...syncStateReads,
   ...statsReads,
+  ...retentionReads,
 };
 
 export const WRITES = {
@@ -59,6 +61,7 @@ export const WRITES = {
   ...hubWrites,
   ...taskWrites,
   ...syncStateWrites,
+  ...retentionWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any argument list is allowed here

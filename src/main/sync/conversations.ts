@@ -78,6 +78,7 @@ export async function walkConversations(ctx: RunContext): Promise<void> {
       walk,
       startPosition: state.position,
       seenAt: now(),
+      ...(ctx.textFromMs === undefined ? {} : { textFromMs: ctx.textFromMs }),
       state: { stream: CONVERSATIONS_STREAM, value: next, at: now() },
     });
     ctx.progress.conversationsListed += page.items.length;

@@ -104,6 +104,7 @@ export function createSyncEngine(deps: SyncDeps, tuning: SyncTuning = {}): SyncE
       tuning: settings,
       signal,
       startedAt,
+      textFromMs: deps.textWindowMs === undefined ? undefined : startedAt - deps.textWindowMs,
       progress,
       gate,
       call: (request) => gate.call(request, signal),

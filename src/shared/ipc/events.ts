@@ -3,6 +3,7 @@ import type { ConnectionStatus } from './app';
 import type { ConversationChange } from './conversations';
 import type { AudioProgress } from './audio';
 import type { ExportProgressEvent } from './export';
+import type { CleanupStatus } from './retention';
 import type { SyncStatus } from './sync';
 
 /**
@@ -17,6 +18,8 @@ export interface IpcEvents {
   'export.progress': ExportProgressEvent;
   /** A followed conversation changed (conversations.follow). */
   'conversation.changed': ConversationChange;
+  /** The active account's cleanup (retention): its progress, and how it ended. */
+  'retention.changed': CleanupStatus;
 }
 export type EventName = keyof IpcEvents;
 
@@ -32,6 +35,7 @@ const EVENT_TABLE = {
   'sync.changed': true,
   'export.progress': true,
   'conversation.changed': true,
+  'retention.changed': true,
 } as const satisfies Record<EventName, true>;
 
 export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];

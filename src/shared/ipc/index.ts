@@ -9,6 +9,7 @@ import { EXPORT_CHANNELS } from './export';
 import { FOLLOW_UP_CHANNELS } from './follow-ups';
 import { HUB_CHANNELS } from './hub';
 import { RECORDING_CHANNELS } from './recordings';
+import { RETENTION_CHANNELS } from './retention';
 import type { IpcResult } from './results';
 import { SYNC_CHANNELS } from './sync';
 
@@ -30,6 +31,7 @@ export const IPC_CHANNELS = {
   ...SYNC_CHANNELS,
   ...FOLLOW_UP_CHANNELS,
   ...ADMIN_CHANNELS,
+  ...RETENTION_CHANNELS,
 } as const;
 
 export * from './constants';
@@ -46,6 +48,7 @@ export * from './export';
 export * from './sync';
 export * from './follow-ups';
 export * from './admin';
+export * from './retention';
 
 export type IpcChannels = typeof IPC_CHANNELS;
 export type ChannelName = keyof IpcChannels;
