@@ -69,7 +69,9 @@ type ReadOnlyChannel =
   | 'admin.webhooks'
   | 'admin.deliveries'
   | 'admin.apiKeys'
-  | 'export.unfinished';
+  | 'export.unfinished'
+  | 'retention.overview'
+  | 'retention.isKept';
 /** The others change something; the session calls those a user's day would. */
 const WRITE_CHANNELS = [
   'app.openExternal',
@@ -98,6 +100,10 @@ const WRITE_CHANNELS = [
   'admin.testWebhook',
   'admin.enableWebhook',
   'admin.revokeApiKey',
+  'retention.setSettings',
+  'retention.removeNow',
+  'retention.removeEverything',
+  'retention.keep',
 ] as const satisfies readonly Exclude<ChannelName, ReadOnlyChannel>[];
 
 /** Every file under `folder`, recursively. */
@@ -263,6 +269,9 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       description: 'Practice system',
     });
     await call('admin.testWebhook', { webhookId: webhook.id });
+    await call('retention.keep', { labelId: first!.id, keep: true });
+    await call('retention.setSettings', { textDays: 30, audioDays: 7 });
+    await call('retention.removeNow', {});
 
     // A service that echoes the key in its errors: the renderer gets the message, not the key.
     proxy.inject(
@@ -320,6 +329,8 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'admin.deliveries': { webhookId: webhook.id },
       'admin.apiKeys': {},
       'export.unfinished': {},
+      'retention.overview': {},
+      'retention.isKept': { labelId: first!.id },
     };
     expect([...Object.keys(readOnly), ...WRITE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
     for (const [channel, input] of Object.entries(readOnly)) {

@@ -153,7 +153,9 @@ export async function walkHistory(
         };
   const resumed = state.listed > 0;
   let first = true;
-  for (;;) {
+  // The walk's next page starts before the text window: there is nothing more to list.
+  const beyondWindow = () => ctx.textFromMs !== undefined && state.boundMs < ctx.textFromMs;
+  while (!beyondWindow()) {
     const page = await listPage(ctx, ctx.textFromMs, { boundMs: state.boundMs, skip: state.skip });
     if (first && page.total !== null) ctx.progress.labelsToList += page.total;
     first = false;
