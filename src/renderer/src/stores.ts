@@ -12,12 +12,14 @@ import { ExportDialogStore, type ExportSubject } from './lib/export-dialog.svelt
 import { ExportRunStore } from './lib/export-run.svelte';
 import { FollowUpsStore } from './lib/follow-ups.svelte';
 import { HubTimelineStore } from './lib/hub-timeline.svelte';
+import { KeepRecordStore } from './lib/keep-record.svelte';
 import { PatientPickerStore } from './lib/patient-picker.svelte';
 import { RecordFollowUpsStore } from './lib/record-follow-ups.svelte';
 import { RecordStore } from './lib/record.svelte';
 import { RecordingAudioStore } from './lib/recording-audio.svelte';
 import { RecordingSearchStore } from './lib/recording-search.svelte';
 import { RecordingsStore } from './lib/recordings.svelte';
+import { RetentionStore } from './lib/retention.svelte';
 import { RouterStore } from './lib/router.svelte';
 import { ShellLinkStore } from './lib/shell-link.svelte';
 import { SyncStore } from './lib/sync.svelte';
@@ -47,6 +49,7 @@ export const conversations = new ConversationsStore(earmark);
 export const recordings = new RecordingsStore(earmark, connection);
 export const recordingSearch = new RecordingSearchStore(earmark);
 export const followUps = new FollowUpsStore(earmark);
+export const retention = new RetentionStore(earmark);
 
 /** Stores a component makes for itself (one per screen, record part, player or dialog). */
 export const newStore = {
@@ -55,6 +58,7 @@ export const newStore = {
   webhooks: () => new WebhooksStore(earmark),
   apiKeys: () => new ApiKeysStore(earmark),
   record: () => new RecordStore(earmark),
+  keepRecord: () => new KeepRecordStore(earmark),
   patientPicker: (label: () => Label) => new PatientPickerStore(earmark, label),
   recordFollowUps: () => new RecordFollowUpsStore(earmark, followUps),
   recordingAudio: () => new RecordingAudioStore(earmark),
