@@ -20,7 +20,7 @@ export interface RetentionSettings {
 }
 
 /** What a clinic keeps until it chooses otherwise. */
-export const DEFAULT_RETENTION: RetentionSettings = { audioDays: 30, textDays: 90 };
+const DEFAULT_RETENTION: RetentionSettings = { audioDays: 30, textDays: 90 };
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,7 +28,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 export const cutoffOf = (days: RetentionDays, nowMs: number): number | null =>
   days === null ? null : nowMs - days * DAY_MS;
 
-export const isRetentionDays = (value: unknown): value is RetentionDays =>
+const isRetentionDays = (value: unknown): value is RetentionDays =>
   (RETENTION_CHOICES as readonly unknown[]).includes(value);
 
 /** A stored setting read tolerantly: anything this version does not offer is the default. */

@@ -1,4 +1,4 @@
-import type { CleanupStatus, CleanupSummary } from '../../shared/ipc';
+import { CLEANUP_IDLE, type CleanupStatus, type CleanupSummary } from '../../shared/ipc';
 import { cutoffOf, DAY_MS, type RetentionSettings } from '../../shared/retention';
 import type { AudioCache } from '../audio/audio-cache';
 import { AppError } from '../base/errors';
@@ -32,14 +32,6 @@ const LAST_STREAM = 'retention.cleanup';
 
 /** Progress goes out at most this often (a cleanup step takes milliseconds). */
 const PROGRESS_INTERVAL_MS = 100;
-
-export const CLEANUP_IDLE: CleanupStatus = {
-  state: 'idle',
-  done: 0,
-  total: 0,
-  last: null,
-  message: null,
-};
 
 /**
  * Runs an account's cleanups one at a time — at start and daily when scheduled, and when asked

@@ -15,7 +15,7 @@ export interface KeptRecord {
 }
 
 /** An amount of the clinic's data on this computer. */
-export interface DataAmount {
+interface DataAmount {
   /** Records (recordings with their transcripts, notes and patient). */
   records: number;
   /** The offline cache's pages that hold data (text, its search index and the rest). */
@@ -26,7 +26,7 @@ export interface DataAmount {
 }
 
 /** What the next cleanup will remove with the settings as they are, and what it spares. */
-export interface CleanupPreview extends DataAmount {
+interface CleanupPreview extends DataAmount {
   /** Old enough to go but kept: marked "Keep on this computer", or read by an export running now. */
   spared: number;
 }

@@ -3,21 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../../src/main/core';
-import {
-  MINUTE_MS,
-  type Conversation,
-  type CreateConversationResponse,
-} from '../../../src/shared/api';
-import type {
-  AccountSummary,
-  CleanupSummary,
-  PreparedAudio,
-  RetentionOverview,
-  SyncStatus,
-} from '../../../src/shared/ipc';
+import { MINUTE_MS } from '../../../src/shared/api';
 import { DEMO_DEVICES, startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
 import { filesHolding } from '../../support/files';
+import { ipcCalls } from '../../support/ipc-calls';
 import * as fx from '../audio/fixtures';
 
 /**
@@ -54,20 +44,20 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
   let oldId: string;
   const device = DEMO_DEVICES[0].id;
   const OLD = aligned(Date.now() - 10 * DAY_MS);
-  const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as T;
-  };
-  const synced = async () => {
-    const before = (await call<SyncStatus>('sync.status', {})).lastSyncAt;
-    await call('sync.run', {});
-    await until(
-      () => call<SyncStatus>('sync.status', {}),
-      (status) => status.state !== 'running' && status.lastSyncAt !== before,
+  const { call } = ipcCalls(() => core);
+  /** Waits until the cache holds `count` records older than a day (kept behind answers). */
+  const cachedOld = (count: number) =>
+    until(
+      async () =>
+        (
+          await call('labels.list', {
+            source: 'cache',
+            toTime: new Date(Date.now() - DAY_MS).toISOString(),
+          })
+        ).value.total,
+      (total) => total === count,
       30_000,
     );
-  };
 
   beforeAll(async () => {
     svc = await startService({ dialect, processingMs: 100 });
@@ -106,7 +96,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
       keychain: new SessionSecretStore(),
       log: () => undefined,
     });
-    await call<AccountSummary>('accounts.add', {
+    await call('accounts.add', {
       baseUrl: svc.baseUrl,
       apiKey: svc.credentials.primary.apiKey,
     });
@@ -117,25 +107,35 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
   });
 
   it('finds the words in the files before retention removes them, and none after', async () => {
-    // The timeline opened, a conversation made of it and processed into a record, all synced.
+    // The timeline opened, a conversation made of it and processed into a record.
     const range = { deviceId: device, startMs: OLD, endMs: OLD + 2 * MINUTE_MS };
     await call('hub.minutes', range);
-    const created = await call<CreateConversationResponse>('hub.create', range);
+    const created = await call('hub.create', range);
     const ref = { deviceId: device, conversationId: created.conversation!.conversationId };
     await call('hub.complete', ref);
     await until(
-      async () => (await call<{ value: Conversation }>('conversations.get', ref)).value,
+      async () => (await call('conversations.get', ref)).value,
       (c) => c.status === 'UPLOADED',
       30_000,
     );
-    await synced();
+    // The sync brought the old record; the one the conversation became is as old (a late
+    // upload, which the sync's next full walk would find), opened from the conversation.
+    await until(
+      () => call('sync.status', {}),
+      (status) => status.lastSyncAt !== null && status.state !== 'running',
+      30_000,
+    );
+    expect((await call('conversations.record', ref)).value?.fromTime).toBe(
+      new Date(OLD).toISOString(),
+    );
+    await cachedOld(2);
     // The old record played: its audio and peaks in the account's audio cache.
     await until(
-      () => call<PreparedAudio>('audio.prepare', { labelId: oldId }),
+      () => call('audio.prepare', { labelId: oldId }),
       (prepared) => prepared.complete,
       30_000,
     );
-    const [account] = await call<AccountSummary[]>('accounts.list', {});
+    const [account] = await call('accounts.list', {});
     const files = join(dataDir, 'audio', account!.id, 'files');
     const audioBytes = readFileSync(join(files, `${oldId}.wav`)).subarray(40_000, 44_096);
     const peaksBytes = readFileSync(join(files, `${oldId}.wav.peaks`)).subarray(64, 576);
@@ -145,13 +145,13 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
     expect(holding([audioBytes])).toEqual([join(files, `${oldId}.wav`)]);
     expect(holding([peaksBytes])).toEqual([join(files, `${oldId}.wav.peaks`)]);
 
-    const overview = await call<RetentionOverview>('retention.setSettings', {
+    const overview = await call('retention.setSettings', {
       textDays: 1,
       audioDays: 1,
     });
     // The old record and the one its conversation became; the audio played.
     expect(overview.next).toMatchObject({ records: 2, audioFiles: 1, spared: 0 });
-    const summary = await call<CleanupSummary>('retention.removeNow', {});
+    const summary = await call('retention.removeNow', {});
     expect(summary).toMatchObject({ records: 2, audioFiles: 1 });
     expect(summary.audioBytes).toBeGreaterThan(audioBytes.length);
 

@@ -4,18 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../../src/main/cache';
 import { createCore, type Core } from '../../../src/main/core';
-import { MINUTE_MS, type Task, type TaskBoard } from '../../../src/shared/api';
-import type {
-  AccountSummary,
-  PreparedAudio,
-  RemovedEverything,
-  RetentionOverview,
-  Sourced,
-  SyncStatus,
-} from '../../../src/shared/ipc';
+import { MINUTE_MS } from '../../../src/shared/api';
 import { startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
 import { filesHolding } from '../../support/files';
+import { ipcCalls } from '../../support/ipc-calls';
 import * as fx from '../audio/fixtures';
 
 /**
@@ -31,11 +24,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
   let core: Core;
   let dataDir: string;
   let labelId: string;
-  const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as T;
-  };
+  const { call } = ipcCalls(() => core);
 
   beforeAll(async () => {
     svc = await startService({ dialect });
@@ -59,25 +48,25 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
   });
 
   it('leaves no clinical file of the clinic, says what it freed, and keeps the account', async () => {
-    const account = await call<AccountSummary>('accounts.add', {
+    const account = await call('accounts.add', {
       baseUrl: svc.baseUrl,
       apiKey: svc.credentials.primary.apiKey,
     });
     await call('retention.setSettings', { textDays: 365, audioDays: 7 });
     await call('sync.run', {});
     await until(
-      () => call<SyncStatus>('sync.status', {}),
+      () => call('sync.status', {}),
       (status) => status.lastSyncAt !== null,
       30_000,
     );
     await until(
-      () => call<PreparedAudio>('audio.prepare', { labelId }),
+      () => call('audio.prepare', { labelId }),
       (prepared) => prepared.complete,
       30_000,
     );
     await call('retention.keep', { labelId, keep: true });
-    const board = await call<TaskBoard>('followUps.createBoard', { name: 'Follow-ups' });
-    const [task] = await call<Task[]>('followUps.addTasks', {
+    const board = await call('followUps.createBoard', { name: 'Follow-ups' });
+    const [task] = await call('followUps.addTasks', {
       boardId: board.id,
       items: [{ title: 'Call the owner' }],
     });
@@ -107,7 +96,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
       .filter((path) => path.startsWith(join(dataDir, 'audio')))
       .reduce((sum, path) => sum + statSync(path).size, 0);
 
-    const removed = await call<RemovedEverything>('retention.removeEverything', {});
+    const removed = await call('retention.removeEverything', {});
     // The cache's files were sized once it had closed (its WAL checkpointed into it): the
     // database, the damaged copy, the audio with its peaks and index.
     expect(removed.files).toBeGreaterThanOrEqual(4);
@@ -118,11 +107,11 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
     expect(accountFiles()).toEqual([]);
     expect(filesHolding(dataDir, [...WORDS, labelId])).toEqual([]);
     // The account stays, with its settings, and works on: read from the service again.
-    const [stays] = await call<AccountSummary[]>('accounts.list', {});
+    const [stays] = await call('accounts.list', {});
     expect(stays).toMatchObject({ id: account.id, retention: { textDays: 365, audioDays: 7 } });
-    const page = await call<Sourced<{ items: { id: string }[] }>>('labels.list', {});
+    const page = await call('labels.list', {});
     expect(page.value.items.map((item) => item.id)).toEqual([labelId]);
-    const overview = await call<RetentionOverview>('retention.overview', {});
+    const overview = await call('retention.overview', {});
     expect(overview.keptRecords).toEqual([]);
   }, 90_000);
 });

@@ -1,3 +1,4 @@
+import { CLEANUP_IDLE } from '../../../shared/ipc/constants';
 import type {
   CleanupStatus,
   CleanupSummary,
@@ -11,8 +12,6 @@ import type { RetentionSettings } from '../../../shared/retention';
 /** A cleanup with this much to do shows its progress in the sidebar too (a small one is quick). */
 const LARGE_CLEANUP = 200;
 
-const IDLE: CleanupStatus = { state: 'idle', done: 0, total: 0, last: null, message: null };
-
 /**
  * Settings' "Data on this computer" and the cleanup's progress: the active clinic's retention
  * settings, what is kept and what the next cleanup will remove (main's overview, asked again
@@ -21,7 +20,7 @@ const IDLE: CleanupStatus = { state: 'idle', done: 0, total: 0, last: null, mess
  * large cleanup's progress from any screen.
  */
 export class RetentionStore {
-  status = $state<CleanupStatus>(IDLE);
+  status = $state<CleanupStatus>(CLEANUP_IDLE);
   overview = $state.raw<RetentionOverview | null>(null);
   loadError = $state.raw<IpcError | null>(null);
   saving = $state(false);
