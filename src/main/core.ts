@@ -236,6 +236,7 @@ export function createCore(options: CoreOptions): Core {
       audioCache: () => scopes.active().audioCache(),
       cleanup: () => scopes.active().cleanup,
       recordsInUse: (accountId) => exports.recordsInUse(accountId),
+      sync: () => void scopes.active().startSync(),
       record: (labelId) => recordings.get(labelId),
       removeEverything: (accountId) => scopes.removeEverything(accountId),
     }),

@@ -5,13 +5,18 @@ import type {
   RetentionOverview,
   Sourced,
 } from '../../shared/ipc';
-import { cutoffOf, type RetentionSettings } from '../../shared/retention';
+import { cutoffOf, type RetentionDays, type RetentionSettings } from '../../shared/retention';
 import type { AccountService } from '../accounts/accounts';
 import type { AudioCache } from '../audio/audio-cache';
 import { AppError } from '../base/errors';
 import type { Cache } from '../cache';
+import { walkAllAgain } from '../sync';
 import { audioToRemove } from './cleanup';
 import type { CleanupRunner } from './runner';
+
+/** Whether `days` keeps longer than `than` (null: for ever). */
+const keepsLonger = (days: RetentionDays, than: RetentionDays) =>
+  days !== than && (days === null || (than !== null && days > than));
 
 export interface RetentionDeps {
   accounts: Pick<AccountService, 'active' | 'retentionOf' | 'setRetention'>;
@@ -21,6 +26,8 @@ export interface RetentionDeps {
   cleanup(): CleanupRunner;
   /** The records an account's running exports read. */
   recordsInUse(accountId: string): string[];
+  /** Starts a sync of the active account unless one runs. */
+  sync(): void;
   /** A record, from the service (kept in the cache) or the cache. */
   record(labelId: string): Promise<Sourced<Label>>;
   /** Remove everything of this clinic from this computer (AccountScopes.removeEverything). */
@@ -87,9 +94,19 @@ export class Retention {
     };
   }
 
-  /** Saves the active clinic's settings; the sync follows them from its next run. */
+  /**
+   * Saves the active clinic's settings; the sync follows them from its next run. A longer text
+   * window makes that run walk everything again (at once), so what the shorter one left out
+   * comes back.
+   */
   async setSettings(settings: RetentionSettings): Promise<RetentionOverview> {
-    this.deps.accounts.setRetention(this.activeId(), settings);
+    const accountId = this.activeId();
+    const before = this.deps.accounts.retentionOf(accountId);
+    this.deps.accounts.setRetention(accountId, settings);
+    if (keepsLonger(settings.textDays, before.textDays)) {
+      await walkAllAgain((await this.deps.cache()).write, this.now());
+      this.deps.sync();
+    }
     return this.overview();
   }
 

@@ -10,7 +10,7 @@ import type { RunContext } from './context';
  * deletes what the service no longer lists.
  */
 
-const CONVERSATIONS_STREAM = 'conversations';
+export const CONVERSATIONS_STREAM = 'conversations';
 
 interface ConversationsState {
   /** The walk under way (when it began), or null between walks. */

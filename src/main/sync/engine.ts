@@ -1,10 +1,10 @@
 import { ApiError, isApiError, serializeApiError } from '../service-client/errors';
 import { classify } from '../service-client/failures';
-import type { CacheReader } from '../cache';
+import type { CacheReader, CacheWriter } from '../cache';
 import { ProgressTracker, type RunContext, type Tuning } from './context';
-import { walkConversations } from './conversations';
+import { CONVERSATIONS_STREAM, walkConversations } from './conversations';
 import { defaultSleep, RateGate } from './gate';
-import { fetchLabel, scanWindow, walkHistory } from './labels';
+import { fetchLabel, HISTORY_STREAM, scanWindow, walkHistory } from './labels';
 import { NotesQueue } from './notes-queue';
 import type {
   RunOptions,
@@ -66,6 +66,16 @@ function outcomeOf(
   // The service cannot be reached (after the client's own retries): the run waits for the next.
   if (failed === 'unreachable') return { outcome: 'offline', error: errorOf(failure) };
   return { outcome: 'failed', error: errorOf(failure) };
+}
+
+/**
+ * Makes the next run walk the whole history and every conversation again, as a first run does:
+ * the clinic's text window grew (retention), and what the shorter one left out comes back.
+ */
+export async function walkAllAgain(write: CacheWriter, at: number): Promise<void> {
+  for (const stream of [HISTORY_STREAM, CONVERSATIONS_STREAM]) {
+    await write.saveSyncState({ stream, value: null, at });
+  }
 }
 
 /** The last run as the cache remembers it, or null before the first. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../../src/main/cache';
 import { createApiClient, type ApiClient } from '../../../src/main/service-client/client';
-import { createSyncEngine, type SyncTuning } from '../../../src/main/sync';
+import { createSyncEngine, walkAllAgain, type SyncTuning } from '../../../src/main/sync';
 import { startService, type RunningService } from '../../service/harness';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { useTempDir } from '../cache/helpers';
@@ -132,5 +132,23 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
     expect((await cache.read.label(keptOld!))?.patient?.name).toBe('Pip');
     expect(await cache.read.label(deletedOld!)).toBeNull();
     expect((await cache.read.keptRecords()).map((r) => r.labelId)).toEqual([keptOld]);
+  });
+
+  it('brings back what a shorter window left out once the window grows and everything is walked again', async () => {
+    // A longer window alone: the history walk is not due, so only the 72-hour re-scan lists.
+    const alone = await sync(5 * DAY_MS);
+    expect(alone.labels.historyComplete).toBe(true);
+    const notYet = startingFrom(alone.startedAt - 5 * DAY_MS).filter(
+      (id) => starts.get(id)! < alone.startedAt - 3 * DAY_MS,
+    );
+    expect(notYet.length).toBeGreaterThan(10);
+    const cached = new Set(await cachedLabelIds(cache));
+    expect(notYet.filter((id) => cached.has(id))).toEqual([]);
+    // What Settings does when the text window grows.
+    await walkAllAgain(cache.write, Date.now());
+    const again = await sync(5 * DAY_MS);
+    expect(again.labels.added).toBe(notYet.length);
+    const ids = new Set(await cachedLabelIds(cache));
+    expect(startingFrom(again.startedAt - 5 * DAY_MS).every((id) => ids.has(id))).toBe(true);
   });
 });
