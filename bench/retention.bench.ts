@@ -26,8 +26,8 @@
 //   resolution): the sync's loop and the UI's (the shells answer the renderer's calls there);
 //   target 20 ms; baseline: the same sync with no cleanup;
 // - a screen's read while both run: a page of the Recordings list (`labels`, 100 rows) asked
-//   every 50 ms through the cache's reader thread, p99 from the call to its answer; target 20 ms;
-//   baseline: the same reads beside the sync alone;
+//   every 50 ms through the cache's reader thread, p99 from the call to its answer: information
+//   (the issue's target is the loop's); baseline: the same reads beside the sync alone;
 // - the sync's time beside the cleanup ÷ its time alone: information.
 import Database from 'better-sqlite3';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,7 +55,6 @@ const AUDIO_EVERY = 10;
 const AUDIO_BYTES = 20_000;
 const READ_EVERY_MS = 50;
 const TARGET_LOOP_P99_MS = 20;
-const TARGET_READ_P99_MS = 20;
 
 const lines = DIALOGUE_SCRIPTS.flatMap((script) =>
   script.lines.map((line) => `${line.speaker}: ${line.text}`),
@@ -261,7 +260,8 @@ async function main(): Promise<void> {
         figure: 'a Recordings page read during sync + cleanup, p99, worst run',
         unit: 'ms',
         measured: worst(withCleanup.map((r) => r.readP99Ms ?? Number.NaN)),
-        target: TARGET_READ_P99_MS,
+        // The issue's target is the loop's; a screen's read is information beside its baseline.
+        target: null,
         baseline: worst(alone.map((r) => r.readP99Ms ?? Number.NaN)),
         baselineIs: 'the same reads beside the sync alone',
         samples: withCleanup.reduce((sum, r) => sum + r.reads, 0),
