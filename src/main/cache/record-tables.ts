@@ -3,8 +3,8 @@
  * to one record and goes with it. Every one references `labels (id) ON DELETE CASCADE`, so the
  * statement that deletes a record — a cleanup's, or the sync's when the service deleted it —
  * deletes its rows, their full-text entries (their triggers fire) and all, in one transaction.
- * A test holds this list to the schema: a table that references labels and is not listed here,
- * or does not cascade, fails it.
+ * A test holds this list to the schema: a table that references labels, or has a `label_id`, and
+ * is not listed here, or does not cascade, fails it (test/main/cache/retention.test.ts).
  *
  * A new record-keyed table (review marks, speaker names…) is one line here: its name, the column
  * holding the record's id, and the size of the clinical text a row holds (what "Data on this

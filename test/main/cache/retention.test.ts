@@ -73,6 +73,16 @@ describe('the record-keyed tables (record-tables.ts)', () => {
         onDelete: 'CASCADE',
       })),
     );
+    // A table with a record's id in it is one of them (conversations are keyed by their own id:
+    // their label_id is the record each became).
+    const withLabelId = tables.filter(
+      (table) =>
+        table !== 'conversations' &&
+        (db.pragma(`table_info(${table})`) as { name: string }[]).some(
+          (column) => column.name === 'label_id',
+        ),
+    );
+    expect(withLabelId.sort()).toEqual(RECORD_TABLES.map((t) => t.table).sort());
     db.close();
   });
 });
