@@ -1,22 +1,25 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
+import type { EventName, IpcEvents, RemovedEverything, SyncStatus } from '../shared/ipc';
+import type { RetentionSettings } from '../shared/retention';
 import type { AccountService } from './accounts/accounts';
 import type { ActiveService } from './connection/active-service';
 import { AudioCache } from './audio/audio-cache';
-import { cacheFileOf, deleteCacheFiles, openCache, type Cache } from './cache';
+import { cacheFileOf, cacheFilesOf, deleteCacheFiles, openCache, type Cache } from './cache';
 import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
 import { AppError } from './base/errors';
+import { CleanupRunner, type CleanupSchedule } from './retention/runner';
 import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
 /**
  * What lives as long as an account is open — the active one: its cache, its audio cache, its
- * background sync and the conversations it follows. A scope opens them (the caches on first use)
- * and closes them together, in order: the follows and the sync first (they use the caches), then
- * the audio cache, then the cache. When another account becomes active its scope closes and the
- * new account's opens; removing an account closes its scope, then deletes its data.
+ * background sync, its cleanup and the conversations it follows. A scope opens them (the caches
+ * on first use) and closes them together, in order: the follows, the cleanup and the sync first
+ * (they use the caches), then the audio cache, then the cache. When another account becomes
+ * active its scope closes and the new account's opens; removing an account, or everything of
+ * it, closes its scope, then deletes its data.
  */
 
 export interface AccountScopeDeps {
@@ -32,6 +35,12 @@ export interface AccountScopeDeps {
   syncEnded(result: SyncResult): void;
   /** The account's service first answered: partly cached audio goes on filling. */
   resumeAudio(): Promise<void>;
+  /** How long the account keeps its data (its sync and its cleanups follow it). */
+  retention(accountId: string): RetentionSettings;
+  /** The records the account's running exports read (a cleanup leaves them). */
+  recordsInUse(accountId: string): string[];
+  /** When cleanups run by themselves (the shells give the app's); without one, when asked. */
+  cleanupSchedule?: CleanupSchedule;
   log(message: string): void;
 }
 
@@ -67,6 +76,7 @@ class OnFirstUse<T> {
 /** One open account's cache, audio cache, sync and follows. */
 export class AccountScope {
   readonly follower: ConversationFollower;
+  readonly cleanup: CleanupRunner;
   private readonly runner: SyncRunner;
   private readonly closables = new Closables();
   private readonly cacheOnUse: OnFirstUse<Cache>;
@@ -98,6 +108,16 @@ export class AccountScope {
     this.closables.add('the audio cache', async () => (await this.audioOnUse.opened())?.close());
     this.runner = new SyncRunner((status) => deps.emit('sync.changed', status), deps.syncEnded);
     this.closables.add('the sync', () => this.runner.stop());
+    this.cleanup = new CleanupRunner({
+      cache: () => this.cache(),
+      audioCache: () => this.audioCache(),
+      settings: () => deps.retention(accountId),
+      spare: () => deps.recordsInUse(accountId),
+      report: (status) => deps.emit('retention.changed', status),
+      log: deps.log,
+    });
+    if (deps.cleanupSchedule) this.cleanup.schedule(deps.cleanupSchedule);
+    this.closables.add('the cleanup', () => this.cleanup.stop());
     this.follower = new ConversationFollower({
       service: deps.service,
       conversations: deps.conversations,
@@ -129,7 +149,8 @@ export class AccountScope {
       const client = await this.deps.service.client();
       // Closed while these were opened (another account is active): the client may be its.
       if (this.closed) return;
-      this.runner.start(cache, client, this.organizationId);
+      const { textDays } = this.deps.retention(this.accountId);
+      this.runner.start(cache, client, this.organizationId, textDays ?? undefined);
     })().catch((error: unknown) =>
       this.deps.log(
         `sync did not start: ${error instanceof Error ? error.message : String(error)}`,
@@ -149,7 +170,7 @@ export class AccountScope {
     void this.deps.resumeAudio().catch(() => undefined);
   }
 
-  /** Stops the follows and the sync, then closes the audio cache and the cache. */
+  /** Stops the follows, the cleanup and the sync, then closes the audio cache and the cache. */
   close(): Promise<void> {
     this.closed = true;
     return this.closables.close();
@@ -216,16 +237,38 @@ export class AccountScopes {
   }
 
   /**
-   * Deletes what this computer holds of a removed account: its scope is closed first, then its
-   * cache (with the WAL) and its audio are deleted, then what each holder keeps of it. Clinical
-   * data does not outlive the account on this computer.
+   * Remove everything of this clinic from this computer: its scope is closed first, then its
+   * cache (with the WAL and any damaged copy) and its audio are deleted, then what each holder
+   * keeps of it (its unfinished exports, the comments posted from here…). Removing an account
+   * does this after deleting its key; "Remove everything" (Settings) does it and the account
+   * stays, with its settings: a scope opened meanwhile opens its files only after the deletion.
+   * Answers what was deleted.
    */
-  async forget(accountId: string): Promise<void> {
+  removeEverything(accountId: string): Promise<RemovedEverything> {
     if (this.current?.accountId === accountId) this.retire();
-    await this.closing.get(accountId);
-    await deleteCacheFiles(cacheFileOf(this.deps.dataDir, accountId));
-    await rm(audioFolderOf(this.deps.dataDir, accountId), { recursive: true, force: true });
-    for (const holder of this.deps.holders) await holder.forgetAccount(accountId);
+    const earlier = this.closing.get(accountId);
+    const removal = (async () => {
+      await earlier;
+      const cacheFiles = await sizesOf(cacheFilesOf(cacheFileOf(this.deps.dataDir, accountId)));
+      const audioFolder = audioFolderOf(this.deps.dataDir, accountId);
+      const audioFiles = await sizesOf(await filesUnder(audioFolder));
+      await deleteCacheFiles(cacheFileOf(this.deps.dataDir, accountId));
+      await rm(audioFolder, { recursive: true, force: true });
+      for (const holder of this.deps.holders) await holder.forgetAccount(accountId);
+      return {
+        files: cacheFiles.length + audioFiles.length,
+        textBytes: sum(cacheFiles),
+        audioBytes: sum(audioFiles),
+      };
+    })();
+    this.holdUntil(
+      accountId,
+      removal.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return removal;
   }
 
   /** Closes the open scope (the app is quitting) and waits for every scope still closing. */
@@ -251,10 +294,38 @@ export class AccountScopes {
           `the account's data did not close: ${error instanceof Error ? error.message : String(error)}`,
         ),
       );
-    const closed = Promise.all([this.closing.get(scope.accountId), closing]).then(() => undefined);
-    this.closing.set(scope.accountId, closed);
-    void closed.then(() => {
-      if (this.closing.get(scope.accountId) === closed) this.closing.delete(scope.accountId);
+    this.holdUntil(
+      scope.accountId,
+      Promise.all([this.closing.get(scope.accountId), closing]).then(() => undefined),
+    );
+  }
+
+  /** The account's next scope opens its files once `done` (a close, a deletion) settles. */
+  private holdUntil(accountId: string, done: Promise<void>): void {
+    this.closing.set(accountId, done);
+    void done.then(() => {
+      if (this.closing.get(accountId) === done) this.closing.delete(accountId);
     });
   }
 }
+
+/** Every file under a folder (none when it does not exist). */
+async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** The sizes of the files that exist among `paths`. */
+async function sizesOf(paths: readonly string[]): Promise<number[]> {
+  const sizes = await Promise.all(
+    paths.map((path) =>
+      stat(path).then(
+        (s) => s.size,
+        () => null,
+      ),
+    ),
+  );
+  return sizes.filter((size): size is number => size !== null);
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../shared/api';
 import type { AccountSummary } from '../../shared/ipc';
+import { retentionOf, type RetentionSettings } from '../../shared/retention';
 import { isApiError } from '../service-client/errors';
 import { AppError } from '../base/errors';
 import type { AccountStore, StoredAccount } from './account-store';
@@ -130,6 +131,8 @@ export class AccountService {
       expiresAt: identity.apiKey?.expiresAt ?? null,
       keyStorage,
       demo: input.demo ?? false,
+      // A new key for the same clinic keeps the clinic's choices.
+      ...(existing?.retention ? { retention: existing.retention } : {}),
     };
     this.update((state) => ({
       ...state,
@@ -219,6 +222,20 @@ export class AccountService {
       throw new AppError('not_found', 'That account no longer exists.');
     this.update((state) => ({ ...state, activeId: id }));
     return this.list();
+  }
+
+  /** How long an account's data stays on this computer (the defaults until changed). */
+  retentionOf(id: string): RetentionSettings {
+    return retentionOf(this.store.accounts.find((a) => a.id === id)?.retention);
+  }
+
+  setRetention(id: string, settings: RetentionSettings): void {
+    if (!this.store.accounts.some((a) => a.id === id))
+      throw new AppError('not_found', 'That account no longer exists.');
+    this.update((state) => ({
+      ...state,
+      accounts: state.accounts.map((a) => (a.id === id ? { ...a, retention: settings } : a)),
+    }));
   }
 
   /** Refreshes the remembered identity of an account (organization name, entitlements, expiry). */

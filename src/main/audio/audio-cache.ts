@@ -55,6 +55,17 @@ interface IndexEntry {
   lastUsedAt: number;
 }
 
+/** A recording the cache holds audio of, for retention: its bytes and its record's start. */
+export interface HeldAudio {
+  labelId: string;
+  /** Audio and peaks on disk (a partly cached recording: its bytes so far). */
+  bytes: number;
+  /** When its record started; null until told (`noteRecordStarts`). */
+  recordStartMs: number | null;
+  /** A player is reading it now: a cleanup leaves it for the next. */
+  playing: boolean;
+}
+
 export interface AudioCacheOptions {
   folder: string;
   /** Bytes the cache may use (audio and peaks). Default 2 GiB. */
@@ -82,6 +93,11 @@ export class AudioCache {
   /** Partly cached recordings on disk that no stream has open: label → disk bytes, last used. */
   private readonly partials = new Map<string, { bytes: number; lastUsedAt: number }>();
   private readonly streams = new Map<string, AudioStream>();
+  /**
+   * When each cached recording started, as the offline cache told it (retention ages audio by
+   * it, also after the record's text has gone from the offline cache).
+   */
+  private readonly recordStarts = new Map<string, number>();
   private readonly opening = new Map<string, Promise<AudioStream>>();
   private readonly scheduler = new FillScheduler<AudioStream>();
   private readonly filesDir: string;
@@ -123,6 +139,34 @@ export class AudioCache {
     const partial =
       this.partials.size + [...this.streams.keys()].filter((id) => !this.entries.has(id)).length;
     return { bytes, files: this.entries.size, partial, budgetBytes: this.budget };
+  }
+
+  /** Every recording the cache holds audio of (whole, partly cached or streaming). */
+  held(): HeldAudio[] {
+    const bytes = new Map<string, number>();
+    for (const entry of this.entries.values()) bytes.set(entry.labelId, entry.diskBytes);
+    for (const [labelId, partial] of this.partials) bytes.set(labelId, partial.bytes);
+    for (const [labelId, stream] of this.streams) {
+      if (!this.entries.has(labelId)) bytes.set(labelId, stream.progress().bytesDone);
+    }
+    return [...bytes].map(([labelId, size]) => ({
+      labelId,
+      bytes: size,
+      recordStartMs: this.recordStarts.get(labelId) ?? null,
+      playing: (this.streams.get(labelId)?.activeReaders ?? 0) > 0,
+    }));
+  }
+
+  /** Remembers when recordings started (those it holds), for retention. */
+  async noteRecordStarts(starts: Readonly<Record<string, number>>): Promise<void> {
+    const holds = new Set(this.held().map((audio) => audio.labelId));
+    let changed = false;
+    for (const [labelId, startMs] of Object.entries(starts)) {
+      if (!holds.has(labelId) || this.recordStarts.get(labelId) === startMs) continue;
+      this.recordStarts.set(labelId, startMs);
+      changed = true;
+    }
+    if (changed) await this.writeIndex();
   }
 
   /** The cached audio of a label, marked as just used; undefined when it is not cached. */
@@ -271,14 +315,16 @@ export class AudioCache {
     await this.writeIndex();
   }
 
-  /** Removes a label's audio, whole or partial. */
+  /** Removes a label's audio, whole or partial, with its peaks. */
   async remove(labelId: string): Promise<void> {
     await this.removePartial(labelId);
+    const hadStart = this.recordStarts.delete(labelId);
     const entry = this.entries.get(labelId);
-    if (!entry) return;
-    await this.removeFiles(entry);
-    this.entries.delete(labelId);
-    await this.writeIndex();
+    if (entry) {
+      await this.removeFiles(entry);
+      this.entries.delete(labelId);
+    }
+    if (entry || hadStart) await this.writeIndex();
   }
 
   async clear(): Promise<void> {
@@ -289,6 +335,7 @@ export class AudioCache {
       await this.removeFiles(entry);
       this.entries.delete(entry.labelId);
     }
+    this.recordStarts.clear();
     await this.writeIndex();
   }
 
@@ -356,6 +403,7 @@ export class AudioCache {
       } catch {
         continue; // in use or locked: try again at the next eviction
       }
+      this.recordStarts.delete(candidate.labelId);
       used -= candidate.bytes;
     }
   }
@@ -378,7 +426,8 @@ export class AudioCache {
   private writeIndex(): Promise<void> {
     const run = async () => {
       const entries = [...this.entries.values()];
-      const body = JSON.stringify({ version: INDEX_VERSION, entries }, null, 1);
+      const recordStarts = Object.fromEntries(this.recordStarts);
+      const body = JSON.stringify({ version: INDEX_VERSION, entries, recordStarts }, null, 1);
       // Not flushed to disk: the folder is the truth, and open() rebuilds what a power cut loses.
       await writeFileAtomic(this.indexPath, body, { durable: false }).catch((error: unknown) => {
         throw fileErrorOf(error, this.indexPath);
@@ -391,16 +440,21 @@ export class AudioCache {
   /** Reads the index and makes it agree with the files on disk. */
   private async load(): Promise<void> {
     const listed = new Map<string, IndexEntry>();
+    const starts = new Map<string, number>();
     try {
       const index = JSON.parse(await readFile(this.indexPath, 'utf8')) as {
         version?: number;
         entries?: IndexEntry[];
+        recordStarts?: Record<string, unknown>;
       };
       if (index.version === INDEX_VERSION) {
         for (const entry of index.entries ?? []) listed.set(entry.file, entry);
+        for (const [labelId, startMs] of Object.entries(index.recordStarts ?? {})) {
+          if (typeof startMs === 'number') starts.set(labelId, startMs);
+        }
       }
     } catch {
-      // Missing or unreadable: rebuilt from the files.
+      // Missing or unreadable: rebuilt from the files (the starts are told again by a cleanup).
     }
     const names = new Set(await readdir(this.filesDir));
     const maxAge = this.options.partialMaxAgeMs ?? 24 * 60 * 60 * 1000;
@@ -451,6 +505,11 @@ export class AudioCache {
               lastUsedAt: info.mtimeMs,
             };
       this.entries.set(entry.labelId, entry);
+    }
+    for (const [labelId, startMs] of starts) {
+      if (this.entries.has(labelId) || this.partials.has(labelId)) {
+        this.recordStarts.set(labelId, startMs);
+      }
     }
   }
 }

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../base/worker-entry';
-import { openCacheDatabase, type CacheRecovery } from './database';
+import { damagedCopiesOf, openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
 import {
@@ -19,11 +19,18 @@ import {
 export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
 
-/** Deletes a closed cache's file with its WAL, shared memory and rollback journal. */
+/**
+ * Every file of an account's cache: the database with its WAL, shared memory and rollback
+ * journal, and the damaged copies moved aside.
+ */
+export const cacheFilesOf = (file: string): string[] => [
+  ...['', '-wal', '-shm', '-journal'].map((suffix) => `${file}${suffix}`),
+  ...damagedCopiesOf(file),
+];
+
+/** Deletes a closed cache's files (cacheFilesOf). */
 export async function deleteCacheFiles(file: string): Promise<void> {
-  await Promise.all(
-    ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${file}${suffix}`, { force: true })),
-  );
+  await Promise.all(cacheFilesOf(file).map((path) => rm(path, { force: true })));
 }
 
 export interface CacheOptions {

@@ -112,13 +112,22 @@ function salvage(file: string, options: CacheDatabaseOptions): Salvaged {
 const count = (salvaged: Salvaged, tables: SalvagedTable[]) =>
   tables.reduce((n, table) => n + (salvaged[table]?.length ?? 0), 0);
 
-/** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
-function moveAside(file: string, nowMs: number): string {
+/**
+ * The damaged copies of a cache moved aside (with their WAL and shared memory): they hold
+ * clinical text of any age, so a cleanup and "Remove everything" delete them too.
+ */
+export function damagedCopiesOf(file: string): string[] {
   const dir = dirname(file);
   const prefix = `${basename(file)}${CORRUPT_SUFFIX}`;
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix)) rmSync(join(dir, name), { force: true });
-  }
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => join(dir, name));
+}
+
+/** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
+function moveAside(file: string, nowMs: number): string {
+  for (const copy of damagedCopiesOf(file)) rmSync(copy, { force: true });
   const target = `${file}${CORRUPT_SUFFIX}${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`;
   for (const side of SIDE_FILES) {
     if (existsSync(file + side)) renameSync(file + side, target + side);
@@ -127,6 +136,12 @@ function moveAside(file: string, nowMs: number): string {
 }
 
 function configure(db: Db): void {
+  // A new file gives freed pages back to the file system (the cleanup's incremental_vacuum), so
+  // the cache shrinks when old records go. Only possible before the file's first page: an
+  // existing cache keeps its mode and reuses its free pages instead.
+  if ((db.pragma('page_count', { simple: true }) as number) === 0) {
+    db.pragma('auto_vacuum = INCREMENTAL');
+  }
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last
   // transactions but never corrupts. Right for a cache.
@@ -134,6 +149,9 @@ function configure(db: Db): void {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
+  // Deleted rows and freed pages are overwritten with zeros, so removed text does not linger in
+  // the file's free space (retention; docs/security.md says what this does not cover).
+  db.pragma('secure_delete = ON');
   db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
 }
 
@@ -195,6 +213,9 @@ export function openCacheReader(file: string, options: CacheDatabaseOptions = {}
     nativeBinding: options.nativeBinding,
   });
   db.pragma('busy_timeout = 5000');
+  // This connection writes nothing; set anyway, so no connection to the file ever frees a page
+  // without zeroing it.
+  db.pragma('secure_delete = ON');
   const latest = (options.migrations ?? MIGRATIONS).at(-1)?.version ?? 0;
   if (schemaVersion(db) !== latest) {
     db.close();

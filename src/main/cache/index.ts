@@ -1,4 +1,6 @@
-export { cacheFileOf, deleteCacheFiles, openCache, type Cache } from './cache';
+export { cacheFileOf, cacheFilesOf, deleteCacheFiles, openCache, type Cache } from './cache';
+export { damagedCopiesOf } from './database';
+export { TEXT_INDEXES } from './retention';
 export { CacheTooNewError } from './migrate';
 export { LATEST_SCHEMA_VERSION } from './migrations';
 export type { CacheReader, CacheWriter } from './queries';

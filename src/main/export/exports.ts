@@ -128,6 +128,15 @@ export class Exports {
     }
   }
 
+  /**
+   * The recordings the account's running exports read. An export reads them from the service
+   * (their audio through its own partial file in the user's folder), never from the caches; a
+   * cleanup still leaves them until the export has answered, so no export races one.
+   */
+  recordsInUse(accountId: string): string[] {
+    return this.runs.recordsInUse(accountId);
+  }
+
   async resume(exportId: string, journalId: string): Promise<ExportSummary> {
     const stopped = await this.unfinishedOfActive(journalId);
     // Main chose this folder (the user did, when the export began): checked and named again.
