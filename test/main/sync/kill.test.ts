@@ -92,5 +92,6 @@ describe('a sync killed with SIGKILL', () => {
     expect(ids.sort()).toEqual((await serviceLabelIds(svc)).sort());
     expect(await setup.cache.read.stats()).toMatchObject({ notes: COUNT, labelsNeedingNotes: 0 });
     await setup.close();
-  });
+    // A child process's start and a 3,000-label walk: seconds alone, far more on a loaded machine.
+  }, 120_000);
 });
