@@ -4,10 +4,13 @@ import { API_PREFIX, createService, type ClinicService, type ServiceOptions } fr
 import { readMeta, writeMeta } from './db/database';
 import { seedDemo } from './demo/demo-seed';
 import type { DemoCredentials } from './demo/identity-seed';
-import { seedScale } from './demo/scale-seed';
+import { buildScaleSeed, startScaleSeed } from './demo/scale-seed';
 import { HubSimulator } from './hub/live-simulator';
 
-export type SeedSpec = { kind: 'demo' } | { kind: 'scale'; count: number };
+export type SeedSpec =
+  | { kind: 'demo' }
+  /** `withheldDays`: the history's last days left for appendWithheldDay (not in the seed's name). */
+  | { kind: 'scale'; count: number; withheldDays?: number };
 
 export interface SandboxOptions extends ServiceOptions {
   seed?: SeedSpec;
@@ -61,7 +64,7 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
       credentials =
         options.seed.kind === 'demo'
           ? seedDemo(service, now)
-          : seedScale(service, options.seed.count, now);
+          : startScaleSeed(service, options.seed.count, now, options.seed);
       saveCredentials(credentialsPath, credentials);
       writeMeta(service.db, SEED_KEY, seedName(options.seed));
     } else {
@@ -73,6 +76,8 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
       if (existsSync(credentialsPath))
         credentials = JSON.parse(readFileSync(credentialsPath, 'utf8')) as DemoCredentials;
     }
+    // The scale seed's days, or those a stopped start left unbuilt (none: nothing to do).
+    buildScaleSeed(service);
     const simulator = new HubSimulator(service.db, service.hub, service.clips, service.now);
     simulator.start();
     const address = await service.app.listen({

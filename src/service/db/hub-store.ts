@@ -2,6 +2,7 @@ import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
 import { all, get, run } from '../../node/sql';
 import type { ServiceDatabase } from './database';
+import type { GeneratedMinutes } from '../hub/generated-minutes';
 
 export interface DeviceRow {
   id: string;
@@ -57,7 +58,14 @@ export const toDevice = (row: DeviceRow): Device => ({
 });
 
 export class HubStore {
-  constructor(private readonly db: ServiceDatabase) {}
+  /**
+   * `generated`: minutes computed when asked for rather than stored (the scale seed's hospital);
+   * they are read together with the stored ones.
+   */
+  constructor(
+    private readonly db: ServiceDatabase,
+    readonly generated?: GeneratedMinutes,
+  ) {}
 
   createDevice(row: DeviceRow): void {
     run(
@@ -108,14 +116,20 @@ export class HubStore {
     return row!.last ?? undefined;
   }
 
-  /** Minutes whose start lies in [startMs, endMs), oldest first. */
+  /** Minutes whose start lies in [startMs, endMs), oldest first, stored or generated. */
   minutes(deviceId: string, startMs: number, endMs: number): MinuteRow[] {
-    return all<MinuteRow>(
+    const stored = all<MinuteRow>(
       this.db,
       `SELECT minute_ms, speech_ms, transcript, diarized, clips, audio_ok FROM hub_minutes
          WHERE device_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms`,
       [deviceId, startMs, endMs],
     );
+    const generated = this.generated?.minutes(deviceId, startMs, endMs) ?? [];
+    if (generated.length === 0) return stored;
+    // A stored minute is the one recorded: it wins over a generated one.
+    const byMinute = new Map(generated.map((m) => [m.minute_ms, m]));
+    for (const m of stored) byMinute.set(m.minute_ms, m);
+    return [...byMinute.values()].sort((a, b) => a.minute_ms - b.minute_ms);
   }
 
   insertConversation(row: ConversationRow): void {

@@ -12,16 +12,12 @@ import {
   loseUpload,
   nextLocalDay,
   simulateDay,
+  spokenLinesOf,
   type SimulatedDay,
+  type SpokenLine,
 } from '../hub/simulator';
 import { seededRandom, type Random } from '../random';
-import {
-  DIALOGUE_SCRIPTS,
-  PATIENT_NAMES,
-  clipId,
-  type DialogueScript,
-  type ScriptKind,
-} from './dialogue';
+import { DIALOGUE_SCRIPTS, PATIENT_NAMES, type DialogueScript, type ScriptKind } from './dialogue';
 import {
   DEMO_DEVICES,
   SECONDARY_DEVICE,
@@ -52,16 +48,15 @@ function patientNameOf(script: DialogueScript): string | undefined {
 export const transcriptOf = (script: DialogueScript) =>
   script.lines.map((l) => `${l.speaker}: ${l.text}`).join('\n');
 
-/** The script spoken line after line with short pauses, as a WAV recipe. */
-function recipeOfScript(
+/** Lines spoken one after another with short pauses, as a WAV recipe. */
+export function recipeOfLines(
   clips: ClipBank,
-  script: DialogueScript,
+  lines: readonly SpokenLine[],
   random: Random,
 ): { recipe: AudioRecipe; durationMs: number } {
   const placed: [string, number][] = [];
   let at = Math.round(0.5 * HUB_SAMPLE_RATE);
-  script.lines.forEach((_, index) => {
-    const clip = clipId(script.id, index);
+  lines.forEach(({ clip }) => {
     placed.push([clip, at]);
     at += clips.sampleCount(clip) + random.int(300, 1500) * (HUB_SAMPLE_RATE / 1000);
   });
@@ -82,7 +77,7 @@ function soapOf(script: DialogueScript, patient: string): string {
 }
 
 /** An earlier transcript version: what the first pass misheard, before regeneration. */
-const firstDraftOf = (transcript: string) =>
+export const firstDraftOf = (transcript: string) =>
   transcript
     .split('\n')
     .map((line, i, lines) =>
@@ -92,7 +87,7 @@ const firstDraftOf = (transcript: string) =>
     )
     .join('\n');
 
-interface LabelPlan {
+export interface LabelPlan {
   type: RecordType;
   kind: ScriptKind | null;
   friendlyName: string;
@@ -151,7 +146,8 @@ const NON_HUB_LABELS: { weight: number; plan: LabelPlan }[] = [
   },
 ];
 
-function pickPlan(random: Random): LabelPlan {
+/** A record made by a phone, an iPad or a button, or a medical record, in the demo's proportions. */
+export function pickPlan(random: Random): LabelPlan {
   const total = NON_HUB_LABELS.reduce((sum, p) => sum + p.weight, 0);
   let roll = random.next() * total;
   for (const entry of NON_HUB_LABELS) {
@@ -199,7 +195,7 @@ function labelFor(
       };
     }
   } else if (plan.kind) {
-    const { recipe, durationMs } = recipeOfScript(service.clips, script, random);
+    const { recipe, durationMs } = recipeOfLines(service.clips, spokenLinesOf(script), random);
     toMs = fromMs + durationMs;
     audio = {
       content_type: 'audio/wav',
