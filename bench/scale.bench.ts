@@ -431,7 +431,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     await page.getByRole('link', { name: 'Recordings' }).waitFor();
     const rendererBefore = await rendererMemory(browser, page);
     // The account's first screen: the cache opens (checked), the shell's own sync runs.
-    const firstVisit = await openList(page, origin);
+    const firstVisit = await openList(page, origin, 30 * 60_000);
     await waitForSync(shell, 30 * 60_000);
     // A surname of a patient the clinic sees (the newest consult's).
     const newest = (await (

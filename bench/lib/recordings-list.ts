@@ -91,9 +91,10 @@ export async function waitForSync(shell: ShellProcess, limitMs = 300_000): Promi
 /**
  * Opens the list as a user does, from another screen (a fresh page each time, so the list's
  * state starts empty): the click on "Recordings" to the first frame painted after page 0 was
- * stored, from the cache and from the service (the service-only first page).
+ * stored, from the cache and from the service (the service-only first page). `limitMs`: how long
+ * to wait for it (the account's first screen may first have to open and check a large cache).
  */
-export async function openList(page: Page, origin: string) {
+export async function openList(page: Page, origin: string, limitMs = 120_000) {
   await page.goto('about:blank'); // a new document: from the list's address, #settings is a hash change
   await page.goto(`${origin}/#settings`);
   await page.getByRole('link', { name: 'Recordings' }).waitFor();
@@ -105,7 +106,7 @@ export async function openList(page: Page, origin: string) {
         .pages()
         .some((p) => p.page === 0 && p.asked === 'service' && p.paintedAt !== null),
     undefined,
-    { timeout: 120_000 },
+    { timeout: limitMs },
   );
   const { clickedAt, answers } = await page.evaluate(() => ({
     clickedAt: __earmarkListBench.clickedAt(),
