@@ -5,6 +5,7 @@
 //
 //   npx tsx bench/scale.bench.ts        (or: npm run bench -- scale)
 //   EARMARK_SCALE_SIZES=2000,20000 npx tsx bench/scale.bench.ts     (other sizes, to try it out)
+//   EARMARK_SCALE_KEEP=1 …      (each size's folder kept: the service, the caches, the shell's data)
 //
 // Heavy: about half an hour and some 10 GB of disk at the default sizes. Exit code 0 whether or
 // not the targets are met (the table says); 1 only if the run failed.
@@ -880,7 +881,9 @@ async function main(): Promise<void> {
     try {
       results.push(await measureSize(size, dir, i === 0));
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      // EARMARK_SCALE_KEEP=1 keeps each size's service, caches and shell data for a closer look.
+      if (process.env.EARMARK_SCALE_KEEP === '1') process.stdout.write(`  kept: ${dir}\n`);
+      else rmSync(dir, { recursive: true, force: true });
     }
   }
   report('scale', startedAt, machineInfo, figuresOf(results), {
