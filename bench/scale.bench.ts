@@ -45,6 +45,7 @@ import { machine, median, quantile, report, type Figure, type Unit } from './lib
 import { allTimes, timeLikes, timeSearches } from './lib/search';
 import {
   appendWithheldDay,
+  fetchEverything,
   processTree,
   seedScaleFolder,
   startScaleService,
@@ -216,24 +217,6 @@ async function syncOnce(
   };
 }
 
-/** The service's ceiling: the requests of a first sync (pages, then every detail, 8 at a time). */
-async function fetchOnly(service: ScaleService): Promise<number> {
-  const api = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
-  const started = performance.now();
-  const ids: string[] = [];
-  for await (const page of api.labels.pages(service.organizationId, { limit: 1000 }))
-    ids.push(...page.items.map((label) => label.id));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < ids.length) await api.labels.get(ids[next++]!);
-    }),
-  );
-  const ms = performance.now() - started;
-  await api.close();
-  return ms;
-}
-
 const fileSize = (path: string) => {
   try {
     return statSync(path).size;
@@ -348,7 +331,10 @@ async function measureConversations(page: Page, origin: string) {
 async function measureTimeline(page: Page, origin: string) {
   await page.goto('about:blank');
   await page.goto(`${origin}/#timeline`);
-  await page.getByLabel('Device').selectOption({ label: 'Consult Room 1' });
+  // The devices come from the service: pick one once the list holds it.
+  const devices = page.getByLabel('Device', { exact: true });
+  await devices.locator('option', { hasText: 'Consult Room 1' }).waitFor({ state: 'attached' });
+  await devices.selectOption({ label: 'Consult Room 1' });
   await showDay(page, addDays(localDate(Date.now()), -30));
   await settle(page);
   return measureDaySwitch(page, DAY_SWITCHES);
@@ -406,7 +392,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     idle.disable();
     const mainBefore = memory();
     const first = await syncOnce(service, cacheFile);
-    const fetchOnlyMs = withLike ? await fetchOnly(service) : null;
+    const fetchOnlyMs = withLike ? await fetchEverything(service) : null;
 
     process.stdout.write('  a day’s new records…\n');
     const appended = await appendWithheldDay(serviceDir);

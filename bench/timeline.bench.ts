@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, ElementHandle, Page } from 'playwright-core';
 import { launchChromium, startShellProcess, type ShellProcess } from '../test/e2e/support';
 import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
-import { dateOf, measureDaySwitch, settle, timeline } from './lib/timeline-day';
+import { dateOf, measureDaySwitch, settle, timeline, type Draw } from './lib/timeline-day';
 import { machine, max, median, quantile, report, type Figure } from './lib/report';
 
 const DEVICE = 'Consult Room 1';
@@ -24,13 +24,6 @@ const IDLE_MS = 2000;
 const SWITCHES = 10;
 const TARGETS = { drawMs: 8, frameMs: 16.7, longTaskMs: 50, cachedSwitchMs: 100 };
 
-interface Draw {
-  startTime: number;
-  duration: number;
-  slots: number | null;
-  frameAt: number | null;
-  paintedAt: number | null;
-}
 interface Frames {
   /** Per frame: from its vsync (rAF timestamp) to the end of its main-thread work. */
   frameTimes: number[];

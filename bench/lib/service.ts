@@ -5,6 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createApiClient } from '../../src/main/api/client';
 import { repoRoot } from './paths';
 
 export interface ScaleService {
@@ -153,4 +154,25 @@ export async function startScaleService(
       }
     },
   };
+}
+
+/**
+ * The service's ceiling in a run: the requests of a first sync (every listing page, then every
+ * label's detail, 8 at a time) with nothing stored. Resolves with its milliseconds.
+ */
+export async function fetchEverything(service: ScaleService): Promise<number> {
+  const api = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
+  const started = performance.now();
+  const ids: string[] = [];
+  for await (const page of api.labels.pages(service.organizationId, { limit: 1000 }))
+    ids.push(...page.items.map((label) => label.id));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < ids.length) await api.labels.get(ids[next++]!);
+    }),
+  );
+  const ms = performance.now() - started;
+  await api.close();
+  return ms;
 }

@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 
-interface Draw {
+/** An `earmark:timeline-draw` measure and the frame after it (bench/lib/timeline-page.js). */
+export interface Draw {
   startTime: number;
   duration: number;
   slots: number | null;

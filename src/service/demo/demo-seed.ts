@@ -77,7 +77,7 @@ function soapOf(script: DialogueScript, patient: string): string {
 }
 
 /** An earlier transcript version: what the first pass misheard, before regeneration. */
-export const firstDraftOf = (transcript: string) =>
+const firstDraftOf = (transcript: string) =>
   transcript
     .split('\n')
     .map((line, i, lines) =>
@@ -157,6 +157,44 @@ export function pickPlan(random: Random): LabelPlan {
   return NON_HUB_LABELS[0]!.plan;
 }
 
+/**
+ * A record's notes in the demo's proportions: for a recording, its transcript (a
+ * NotesTranscript one time in eight), a quarter of them after a first draft; a SOAP note on half
+ * the consults and dictations and on every medical record. `pending`: the final transcript is
+ * still being written ("{}").
+ */
+export function notesOfRecord(
+  random: Random,
+  plan: LabelPlan,
+  words: { transcript: string; soap: () => string; doneMs: number; pending: () => boolean },
+): NoteInput[] {
+  const { transcript, doneMs } = words;
+  const notes: NoteInput[] = [];
+  if (plan.kind) {
+    const type = random.chance(0.12) ? 'NotesTranscript' : 'Transcript';
+    if (random.chance(0.25))
+      notes.push({ type, content: firstDraftOf(transcript), createdMs: doneMs, timeMs: doneMs });
+    const finalMs = doneMs + random.int(2, 30) * MINUTE_MS;
+    notes.push({
+      type,
+      content: words.pending() ? '{}' : transcript,
+      createdMs: finalMs,
+      timeMs: finalMs,
+    });
+  }
+  if (plan.kind === 'consult' || plan.kind === 'dictation' || plan.type === 'AggregateLabel') {
+    if (plan.type === 'AggregateLabel' || random.chance(0.5)) {
+      notes.push({
+        type: SOAP_NOTE_TYPE,
+        content: words.soap(),
+        createdMs: doneMs + MINUTE_MS,
+        timeMs: doneMs + MINUTE_MS,
+      });
+    }
+  }
+  return notes;
+}
+
 interface SeedContext {
   service: ClinicService;
   random: Random;
@@ -205,29 +243,12 @@ function labelFor(
     };
   }
   const doneMs = toMs + random.int(1, 10) * MINUTE_MS;
-  const notes: NoteInput[] = [];
-  if (plan.kind) {
-    const type = random.chance(0.12) ? 'NotesTranscript' : 'Transcript';
-    if (random.chance(0.25))
-      notes.push({ type, content: firstDraftOf(transcript), createdMs: doneMs, timeMs: doneMs });
-    const finalMs = doneMs + random.int(2, 30) * MINUTE_MS;
-    notes.push({
-      type,
-      content: processing ? '{}' : transcript,
-      createdMs: finalMs,
-      timeMs: finalMs,
-    });
-  }
-  if (plan.kind === 'consult' || plan.kind === 'dictation' || plan.type === 'AggregateLabel') {
-    if (plan.type === 'AggregateLabel' || random.chance(0.5)) {
-      notes.push({
-        type: SOAP_NOTE_TYPE,
-        content: soapOf(script, patientName ?? 'The patient'),
-        createdMs: doneMs + MINUTE_MS,
-        timeMs: doneMs + MINUTE_MS,
-      });
-    }
-  }
+  const notes = notesOfRecord(random, plan, {
+    transcript,
+    soap: () => soapOf(script, patientName ?? 'The patient'),
+    doneMs,
+    pending: () => processing,
+  });
   return {
     organizationId: ctx.organizationId,
     type: plan.type,

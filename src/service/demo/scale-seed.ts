@@ -1,8 +1,8 @@
-import { MINUTE_MS, SOAP_NOTE_TYPE } from '../../shared/api';
+import { MINUTE_MS } from '../../shared/api';
 import type { ClinicService } from '../app';
 import { recipeByteLength, type AudioRecipe } from '../audio/recipe';
 import type { ConversationRow } from '../db/hub-store';
-import type { LabelInput, NoteInput } from '../db/label-store';
+import type { LabelInput } from '../db/label-store';
 import { processingOutcome } from '../hub/conversations';
 import { GeneratedMinutes, toMinuteRow, type StoredHospitalPlan } from '../hub/generated-minutes';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../hub/hospital';
 import { dayKey } from '../hub/simulator';
 import { seededRandom, type Random } from '../random';
-import { firstDraftOf, pickPlan, recipeOfLines } from './demo-seed';
+import { notesOfRecord, pickPlan, recipeOfLines } from './demo-seed';
 import { recombinedVisit, soapOfVisit, transcriptOfVisit } from './hospital-dialogue';
 import { hospitalPatients, IdSource, type HospitalPatient } from './hospital-people';
 import { seedIdentity, type DemoCredentials } from './identity-seed';
@@ -36,7 +36,7 @@ import { seedIdentity, type DemoCredentials } from './identity-seed';
 const ROWS_PER_TRANSACTION = 10_000;
 /** The newest days' records carry audio (a WAV recipe); older ones none (it would be ~1 KB each). */
 const DAYS_WITH_AUDIO = 7;
-/** On the history's last day some transcripts are still being written ("{}"). */
+/** On the history's last day some transcripts are still being written ("{}"): this share. */
 const PENDING_TRANSCRIPT_CHANCE = 0.02;
 /** Hub records the staff have assigned a patient to (the hub cannot know whom it heard). */
 const HUB_ASSIGNED_CHANCE = 0.6;
@@ -165,31 +165,13 @@ function otherRecord(
   const spoken = recipeOfLines(deps.clips, visit.lines, random);
   const toMs = kinds.kind ? fromMs + spoken.durationMs : fromMs + random.int(5, 20) * MINUTE_MS;
   const doneMs = toMs + random.int(1, 10) * MINUTE_MS;
-  const notes: NoteInput[] = [];
-  if (kinds.kind) {
-    const type = random.chance(0.12) ? 'NotesTranscript' : 'Transcript';
-    const transcript = transcriptOfVisit(visit);
-    if (random.chance(0.25))
-      notes.push({ type, content: firstDraftOf(transcript), createdMs: doneMs, timeMs: doneMs });
-    const finalMs = doneMs + random.int(2, 30) * MINUTE_MS;
-    const pending = index === plan.days - 1 && random.chance(PENDING_TRANSCRIPT_CHANCE);
-    notes.push({
-      type,
-      content: pending ? '{}' : transcript,
-      createdMs: finalMs,
-      timeMs: finalMs,
-    });
-  }
-  if (kinds.kind === 'consult' || kinds.kind === 'dictation' || kinds.type === 'AggregateLabel') {
-    if (kinds.type === 'AggregateLabel' || random.chance(0.5)) {
-      notes.push({
-        type: SOAP_NOTE_TYPE,
-        content: soapOfVisit(visit),
-        createdMs: doneMs + MINUTE_MS,
-        timeMs: doneMs + MINUTE_MS,
-      });
-    }
-  }
+  const notes = notesOfRecord(random, kinds, {
+    transcript: transcriptOfVisit(visit),
+    soap: () => soapOfVisit(visit),
+    doneMs,
+    // On the history's last day some transcripts are still being written.
+    pending: () => index === plan.days - 1 && random.chance(PENDING_TRANSCRIPT_CHANCE),
+  });
   return {
     id: ids.timeOrdered(doneMs),
     organizationId: plan.organizationId,

@@ -34,60 +34,31 @@ export interface HospitalDevice {
   weight: number;
 }
 
-const consultRoom = (n: number, serial: string): HospitalDevice => ({
-  id: `hub-consult-${n}`,
-  displayName: `Consult Room ${n}`,
-  serial,
-  offAtNight: false,
-  weekdayHours: [8, 20],
-  weekendHours: [9, 17],
-  weight: 12,
-});
+const device = (
+  id: string,
+  displayName: string,
+  serial: string,
+  weekdayHours: [number, number],
+  weekendHours: [number, number],
+  weight: number,
+  offAtNight = false,
+): HospitalDevice => ({ id, displayName, serial, offAtNight, weekdayHours, weekendHours, weight });
+
+const consultRoom = (n: number, serial: string) =>
+  device(`hub-consult-${n}`, `Consult Room ${n}`, serial, [8, 20], [9, 17], 12);
 
 /** The first three are the demo clinic's devices (ids and serials), then seven more rooms. */
 export const HOSPITAL_DEVICES: readonly HospitalDevice[] = [
   consultRoom(1, 'HUB-7Q4K-0193'),
   consultRoom(2, 'HUB-7Q4K-0207'),
-  {
-    id: 'hub-surgery-prep',
-    displayName: 'Surgery Prep',
-    serial: 'HUB-9X2M-0045',
-    offAtNight: true,
-    weekdayHours: [7, 19],
-    weekendHours: [8, 16],
-    weight: 6,
-  },
+  device('hub-surgery-prep', 'Surgery Prep', 'HUB-9X2M-0045', [7, 19], [8, 16], 6, true),
   consultRoom(3, 'HUB-7Q4K-0311'),
   consultRoom(4, 'HUB-7Q4K-0342'),
   consultRoom(5, 'HUB-7Q4K-0388'),
   consultRoom(6, 'HUB-7Q4K-0415'),
-  {
-    id: 'hub-dental',
-    displayName: 'Dental Suite',
-    serial: 'HUB-9X2M-0102',
-    offAtNight: false,
-    weekdayHours: [8, 18],
-    weekendHours: [9, 13],
-    weight: 6,
-  },
-  {
-    id: 'hub-exotics',
-    displayName: 'Exotics Room',
-    serial: 'HUB-9X2M-0128',
-    offAtNight: false,
-    weekdayHours: [9, 18],
-    weekendHours: [10, 14],
-    weight: 5,
-  },
-  {
-    id: 'hub-ward',
-    displayName: 'Ward',
-    serial: 'HUB-3C8T-0777',
-    offAtNight: false,
-    weekdayHours: [0, 24],
-    weekendHours: [0, 24],
-    weight: 9,
-  },
+  device('hub-dental', 'Dental Suite', 'HUB-9X2M-0102', [8, 18], [9, 13], 6),
+  device('hub-exotics', 'Exotics Room', 'HUB-9X2M-0128', [9, 18], [10, 14], 5),
+  device('hub-ward', 'Ward', 'HUB-3C8T-0777', [0, 24], [0, 24], 9),
 ];
 
 /** Three years of history, ending the day before the seed is built. */
