@@ -9,9 +9,17 @@
 //
 // Heavy: about half an hour and some 10 GB of disk at the default sizes. Exit code 0 whether or
 // not the targets are met (the table says); 1 only if the run failed.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
@@ -371,20 +379,14 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     limitedService.stop();
   }
 
-  // The app's shell, an account whose cache is the one the first sync fills (nothing has opened
-  // it yet: the account's first screen would).
-  const shell: ShellProcess = await startShellProcess(['--data', shellDir]);
+  let shell: ShellProcess | undefined;
   let browser: Browser | undefined;
   const service = await startScaleService(serviceDir, size);
   try {
-    const account = await invokeOverShell<AccountSummary>(shell.url, 'accounts.add', {
-      baseUrl: service.baseUrl,
-      apiKey: service.apiKey,
-      sessionOnly: true,
-    });
-    const cacheFile = cacheFileOf(shellDir, account.id);
-    const shellBefore = processTree(shell.child.pid!)?.rssMB ?? null;
-
+    // The synced cache becomes an account's of the browser shell for the screens, once the syncs
+    // and searches are done: a shell holding the account meanwhile would sync it too, every
+    // five minutes, into the same file.
+    const cacheFile = join(dir, 'synced.sqlite');
     process.stdout.write('  the first sync, rate limit lifted…\n');
     const idle = monitorEventLoopDelay({ resolution: 1 });
     idle.enable();
@@ -407,6 +409,20 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     const like = withLike ? allTimes(timeLikes(cacheFile, QUERIES, LIKE_ROUNDS)) : null;
 
     process.stdout.write('  the screens…\n');
+    shell = await startShellProcess(['--data', shellDir]);
+    const shellBefore = processTree(shell.child.pid!)?.rssMB ?? null;
+    const account = await invokeOverShell<AccountSummary>(shell.url, 'accounts.add', {
+      baseUrl: service.baseUrl,
+      apiKey: service.apiKey,
+      sessionOnly: true,
+    });
+    // Nothing has opened the account's cache yet (its first screen would): put the synced one
+    // there (closed, so its WAL is checkpointed into it).
+    const accountCache = cacheFileOf(shellDir, account.id);
+    mkdirSync(dirname(accountCache), { recursive: true });
+    for (const suffix of ['', '-wal', '-shm'])
+      if (existsSync(`${cacheFile}${suffix}`))
+        renameSync(`${cacheFile}${suffix}`, `${accountCache}${suffix}`);
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
@@ -479,7 +495,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     };
   } finally {
     await browser?.close();
-    await shell.stop();
+    await shell?.stop();
     service.stop();
   }
 }
