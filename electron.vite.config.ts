@@ -5,7 +5,7 @@ import { rendererBundleReport } from './scripts/build/renderer-bundle-report';
 
 export default defineConfig({
   main: {
-    // Worker threads, built beside main (src/main/worker-entry.ts finds them): the cache's
+    // Worker threads, built beside main (src/main/base/worker-entry.ts finds them): the cache's
     // database, and the SHA-256 and peaks of audio downloads.
     build: {
       rollupOptions: {

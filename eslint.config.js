@@ -1,6 +1,6 @@
 // Lint rules, including the import boundaries of docs/architecture.md:
 // renderer, preload, main and service may import src/shared; main and service may import
-// src/node (Node-only helpers both use); nothing else crosses, except that main may start the
+// src/node-common (the Node code both use: SQL helpers, private files); nothing else crosses, except that main may start the
 // reference service in-process for the demo clinic.
 import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
@@ -23,7 +23,7 @@ const rendererBoundaries = [
   ['main', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
   ['preload', 'The renderer reaches main only through the typed IPC of src/shared/ipc.'],
   ['service', 'The renderer never talks to the service directly.'],
-  ['node', 'The renderer runs in a browser: no Node-only modules.'],
+  ['node-common', 'The renderer runs in a browser: no SQLite or other Node-only modules.'],
 ];
 
 const nodeBuiltins = [
@@ -72,7 +72,7 @@ export default tseslint.config(
                 '**/renderer/**',
                 '**/preload/**',
                 '**/service/**',
-                '**/node/**',
+                '**/node-common/**',
               ],
               message: 'src/shared is imported by every layer and imports none of them.',
             },
@@ -90,12 +90,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/node/**'],
+    files: ['src/node-common/**'],
     rules: forbid(
-      ['main', 'src/node holds Node-only helpers for main and the service; it imports neither.'],
-      ['service', 'src/node holds Node-only helpers for main and the service; it imports neither.'],
-      ['renderer', 'src/node holds Node-only helpers for main and the service.'],
-      ['preload', 'src/node holds Node-only helpers for main and the service.'],
+      [
+        'main',
+        'src/node-common holds the Node code main and the service share; it imports neither.',
+      ],
+      [
+        'service',
+        'src/node-common holds the Node code main and the service share; it imports neither.',
+      ],
+      ['renderer', 'src/node-common holds the Node code main and the service share.'],
+      ['preload', 'src/node-common holds the Node code main and the service share.'],
     ),
   },
   {
@@ -117,7 +123,7 @@ export default tseslint.config(
     files: ['src/preload/**'],
     rules: forbid(
       ['main', 'The preload exposes src/shared/ipc and nothing of main.'],
-      ['node', 'The preload exposes src/shared/ipc only.'],
+      ['node-common', 'The preload exposes src/shared/ipc only.'],
       ['renderer', 'The preload exposes src/shared/ipc and nothing of the renderer.'],
       ['service', 'The preload exposes src/shared/ipc only.'],
     ),

@@ -20,6 +20,17 @@ export default defineConfig({
         },
       },
       {
+        // The hub timeline once more with the clinic in a zone that is not UTC and whose
+        // daylight saving moves by half an hour (+10:30/+11): local days, the keyboard's minutes,
+        // and the service's messages written in UTC must agree whatever the machine's zone is.
+        test: {
+          name: 'tz-lord-howe',
+          include: ['test/e2e/hub-timeline.test.ts'],
+          env: { TZ: 'Australia/Lord_Howe' },
+          ...shared,
+        },
+      },
+      {
         // The renderer's stores (Svelte runes in .svelte.ts), driven against a fake of the IPC
         // API: compiled for the browser, run in Node with no DOM (they hold no markup).
         plugins: [svelte()],

@@ -1,6 +1,6 @@
 // The API client's overhead (issue 9, "Benchmarks": raw undici for the client): the same GET
 // requests to the same reference service, in the same run, through Earmark's client
-// (src/main/api: retries, time-outs, cancellation, typed errors, tolerant reading of every field)
+// (src/main/service-client: retries, time-outs, cancellation, typed errors, tolerant reading of every field)
 // and through undici.request directly (the body parsed as JSON, nothing else). Target: the client
 // takes at most 1.2× raw undici's time.
 //
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool, request } from 'undici';
-import { createApiClient, type ApiClient } from '../src/main/api/client';
+import { createApiClient, type ApiClient } from '../src/main/service-client/client';
 import { TOTAL_COUNT_HEADER } from '../src/shared/api';
 import { machine, median, report, type Figure } from './lib/report';
 import { startScaleService, type ScaleService } from './lib/service';

@@ -1,5 +1,7 @@
-// Download of a 90-minute WAV (issues 5 and 17, "Benchmark"): the player's (the audio cache
-// streaming it in) and an export's (SHA-256), each beside curl on the same URL in the same run,
+// Download of a 90-minute WAV (issues 5 and 17, "Benchmark"), through the app's one download
+// engine (src/main/audio/audio-stream.ts) as its two users drive it: the player's (the audio
+// cache streaming it in, with its peaks) and an export's (into a folder, with the SHA-256), each
+// beside curl on the same URL in the same run,
 // made as durable as Earmark's (its file flushed), over a clinic's link (50 Mbit/s, 40 ms round
 // trip) and a 1 Gbit/s one; on loopback too, for information only (no user is there). Also the
 // resident memory growth during a download and how responsive the main process stays.
@@ -23,9 +25,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createApiClient, type ApiClient } from '../src/main/api/client';
+import { createApiClient, type ApiClient } from '../src/main/service-client/client';
 import { AudioCache } from '../src/main/audio/audio-cache';
-import { downloadLabelAudio } from '../src/main/audio/download';
+import { exportAudio } from '../src/main/export/export-audio';
 import { curl } from './lib/curl';
 import { startNinetyMinuteService } from './lib/ninety-minutes';
 import { CLINIC_LINK, FAST_LINK, startLink, type LinkShape } from '../test/support/shaped-link';
@@ -79,9 +81,9 @@ async function curlDurably(url: string, apiKey: string, file: string, bytes: num
 }
 
 /**
- * The two ways the app downloads a 90-minute WAV: the player's (the audio cache streams it in,
- * with its peaks, and publishes it whole) and an export's (downloadLabelAudio, with the SHA-256
- * for the manifest).
+ * The two ways the app downloads a 90-minute WAV, both through the one engine: the player's (the
+ * audio cache streams it in, with its peaks, and publishes it whole) and an export's
+ * (exportAudio: into a folder, with the SHA-256 for the manifest).
  */
 type Config = 'player' | 'export';
 const CONFIGS: readonly Config[] = ['player', 'export'];
@@ -125,7 +127,12 @@ async function measure(
       path = (await cache.ensure(client.labels, served.labelId)).path;
       await cache.close();
     } else {
-      path = (await downloadLabelAudio(client.labels, served.labelId, { folder: target })).path;
+      const exported = await exportAudio(client.labels, served.labelId, {
+        folder: target,
+        stem: 'exported',
+        onExists: 'ask',
+      });
+      path = exported.path;
     }
     const ms = performance.now() - started;
     if (statSync(path).size !== served.bytes) throw new Error(`the ${config} got a short file`);

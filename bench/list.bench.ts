@@ -10,8 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { cacheFileOf, openCache } from '../src/main/cache';
-import type { Label } from '../src/shared/api';
+import { cacheFileOf } from '../src/main/cache';
 import type { AccountSummary } from '../src/shared/ipc';
 import {
   invokeOverShell,
@@ -23,43 +22,20 @@ import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
 import {
   IDLE_MS,
   SCROLLING,
-  listAll,
   measureScrolling,
   openList,
-  waitForSync,
   type Frames,
   type ListOpen,
 } from './lib/recordings-list';
 import { machine, max, median, quantile, report, type Figure } from './lib/report';
+import { listAll, seedCache, waitForSync } from './lib/scale-cache';
 import { startScaleService, type ScaleService } from './lib/service';
 
 const LABELS = 100_000;
 const VIEWPORT = { width: 1280, height: 800 };
-const CACHE_BATCH = 5000;
 const WARM_UP = 2;
 const OPENS = 10;
 const TARGETS = { firstPageMs: 200, frameMs: 16.7 };
-
-/**
- * Fills the account's cache with the service's labels through the cache's own writes, as label
- * details with no notes (the list shows no notes; the sync then has no transcripts to fetch for
- * 100,000 labels, only for the few hundred of its re-scan window).
- */
-async function seedCache(file: string, labels: Label[]): Promise<void> {
-  const cache = await openCache({ file });
-  try {
-    const fetchedAt = Date.now();
-    for (let i = 0; i < labels.length; i += CACHE_BATCH) {
-      const batch = labels.slice(i, i + CACHE_BATCH).map((label) => ({
-        ...label,
-        ownedPatientNotes: [],
-      }));
-      await cache.write.storeLabels(batch, fetchedAt);
-    }
-  } finally {
-    await cache.close();
-  }
-}
 
 async function main(): Promise<void> {
   process.chdir(repoRoot);

@@ -26,7 +26,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { Browser, Page } from 'playwright-core';
-import { createApiClient } from '../src/main/api/client';
+import { createApiClient } from '../src/main/service-client/client';
 import { cacheFileOf, openCache } from '../src/main/cache';
 import { createSyncEngine, type SyncResult } from '../src/main/sync';
 import { DEFAULT_RATE_LIMIT } from '../src/service/http/rate-limit';
@@ -42,14 +42,9 @@ import {
 import { addDays, localDate } from '../src/shared/timeline';
 import { countingClient, countsSummary, type RequestCounts } from './lib/counting-client';
 import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
-import {
-  firstPageAfter,
-  measureScrolling,
-  openList,
-  waitForSync,
-  type ListOpen,
-} from './lib/recordings-list';
+import { firstPageAfter, measureScrolling, openList, type ListOpen } from './lib/recordings-list';
 import { machine, median, quantile, report, type Figure, type Unit } from './lib/report';
+import { waitForSync } from './lib/scale-cache';
 import { allTimes, timeLikes, timeSearches } from './lib/search';
 import {
   appendWithheldDay,

@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createApiClient } from '../src/main/api/client';
+import { createApiClient } from '../src/main/service-client/client';
 import { openCache } from '../src/main/cache';
 import { createSyncEngine, type SyncResult } from '../src/main/sync';
 import { countingClient, countsSummary } from './lib/counting-client';

@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createApiClient, type ApiClient } from '../src/main/api/client';
+import { createApiClient, type ApiClient } from '../src/main/service-client/client';
 import { openCache } from '../src/main/cache';
 import { openCacheDatabase } from '../src/main/cache/database';
 import { createSyncEngine, SYNC_DEFAULTS, type SyncResult } from '../src/main/sync';

@@ -53,6 +53,34 @@ try {
     await page.close();
   }
 
+  // Review (issue 27): the queue by day, and a hub record with its suggested patient.
+  for (const scheme of ['light', 'dark'] as const) {
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      colorScheme: scheme,
+    });
+    await page.goto(shell.url);
+    await page.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('navigation', { name: 'Earmark' })
+      .getByRole('link', { name: /^Review/ })
+      .click();
+    const queue = page.getByRole('listbox', { name: 'Items to review' });
+    await queue.getByRole('option').first().waitFor();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(out, `review-${scheme}.png`) });
+    if (scheme === 'light') {
+      await queue
+        .getByRole('option', { name: /Ambient hub recording/ })
+        .first()
+        .click();
+      await page.getByText('Suggested patient:').waitFor();
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: join(out, 'review-record.png') });
+    }
+    await page.close();
+  }
+
   // Follow-ups and webhooks (issue 8): a board with three visits' follow-ups, and two webhooks
   // (receivers on 127.0.0.1 only: one answers, one fails), shown in light and dark.
   const demo = demoService(dataDir);
@@ -228,6 +256,31 @@ try {
   } finally {
     await healthy.close();
     await failing.close();
+  }
+
+  // Data on this computer (issue 29): a recording kept, the text set to a day, the preview of
+  // the next cleanup.
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (record) {
+    await page.goto(`${origin}/#record/${record.id}`);
+    await page.getByRole('checkbox', { name: 'Keep on this computer' }).check();
+  }
+  await page.goto(`${origin}/#settings/data`);
+  const text = page.getByRole('combobox', { name: 'Text' });
+  await page.getByRole('button', { name: 'Remove now' }).and(page.locator(':enabled')).waitFor();
+  await text.selectOption({ label: '1 day' });
+  await page
+    .locator('dl[aria-label="What the next cleanup removes"] dd')
+    .first()
+    .filter({ hasText: /^[1-9]/ })
+    .waitFor();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(200);
+    await page.screenshot({
+      path: join(out, `data-on-this-computer-${scheme}.png`),
+      fullPage: true,
+    });
   }
 } finally {
   await browser.close();

@@ -1,7 +1,7 @@
 // The API client with every endpoint function counting its answers and its 429s: how a benchmark
 // counts the requests a sync makes (every request of a sync goes through one of them).
-import type { ApiClient } from '../../src/main/api/client';
-import { isApiError } from '../../src/main/api/errors';
+import type { ApiClient } from '../../src/main/service-client/client';
+import { isApiError } from '../../src/main/service-client/errors';
 
 export interface RequestCounts {
   answered: number;

@@ -13,7 +13,7 @@ import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/reci
 import { seedIdentity } from '../../src/service/demo/identity-seed';
 import { repoRoot } from './paths';
 
-export const MINUTES = 90;
+const MINUTES = 90;
 /** The recordings' sample rate and sample size: where a time is in the file. */
 const SAMPLE_RATE = 8000;
 const WAV_HEADER_BYTES = 44;

@@ -6,12 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { Label } from '../../src/shared/api';
-import type { SyncStatus } from '../../src/shared/ipc';
-import { invokeOverShell, type ShellProcess } from '../../test/e2e/support';
-import type { ScaleService } from './service';
 
-/** The list's page at the service's maximum. */
-const LIST_PAGE = 1000;
 const SCROLL_EVENTS = 120;
 const SCROLL_DELTA_PX = 120;
 const FRAME_MS = 1000 / 60;
@@ -19,7 +14,7 @@ export const IDLE_MS = 2000;
 /** RecordingGrid.svelte's row height, for the baseline table's rows. */
 const ROW_HEIGHT = 34;
 
-export interface PageAnswer {
+interface PageAnswer {
   page: number;
   asked: 'cache' | 'service';
   source: 'cache' | 'service';
@@ -49,44 +44,6 @@ interface FrameBench {
 // The page's globals: only ever referred to inside functions that Playwright runs in the page.
 declare const __earmarkListBench: ListBench;
 declare const __earmarkBench: FrameBench;
-
-/**
- * Every label of the service, newest first. A time keyset, as the sync lists (each page ends at
- * the last start seen, skipping the rows at that start already listed), since deep offsets make
- * the service count through every row before them.
- */
-export async function listAll(service: ScaleService): Promise<Label[]> {
-  const all: Label[] = [];
-  let boundMs: number | null = null;
-  let skip = 0;
-  for (;;) {
-    const query = new URLSearchParams({ limit: String(LIST_PAGE), offset: String(skip) });
-    if (boundMs !== null) query.set('toTime', new Date(boundMs + 1).toISOString());
-    const response = await fetch(
-      `${service.baseUrl}/organizations/${service.organizationId}/labels?${query}`,
-      { headers: { authorization: `Bearer ${service.apiKey}` } },
-    );
-    if (!response.ok) throw new Error(`listing labels: HTTP ${response.status}`);
-    const page = (await response.json()) as Label[];
-    all.push(...page);
-    if (page.length < LIST_PAGE) return all;
-    const lastMs = Date.parse(page.at(-1)!.fromTime);
-    const atLast = page.filter((label) => Date.parse(label.fromTime) === lastMs).length;
-    skip = atLast + (lastMs === boundMs ? skip : 0);
-    boundMs = lastMs;
-  }
-}
-
-/** Waits until the shell's background sync has finished a run. */
-export async function waitForSync(shell: ShellProcess, limitMs = 300_000): Promise<SyncStatus> {
-  for (let waited = 0; waited < limitMs; waited += 500) {
-    const status = await invokeOverShell<SyncStatus>(shell.url, 'sync.status', {});
-    if (status.state === 'idle' && status.lastSyncAt !== null) return status;
-    if (status.state === 'failed') throw new Error(`The sync failed: ${status.message}`);
-    await sleep(500);
-  }
-  throw new Error(`The sync did not finish within ${limitMs / 60_000} minutes.`);
-}
 
 /**
  * Opens the list as a user does, from another screen (a fresh page each time, so the list's

@@ -9,7 +9,7 @@ import { benchDir } from './paths';
  * The units a figure may carry, and which way its target goes: a time, a size or a ratio must
  * stay at most the target; a rate must reach at least it.
  */
-export const UNITS = {
+const UNITS = {
   ms: 'at most',
   s: 'at most',
   h: 'at most',
@@ -18,6 +18,8 @@ export const UNITS = {
   MB: 'at most',
   '×': 'at most',
   '%': 'at most',
+  /** A share that must reach its target (coverage, precision). */
+  '% at least': 'at least',
   'labels/s': 'at least',
   /** A share of what a limit allows (e.g. requests under a rate limit). */
   '× allowed': 'at least',
@@ -84,7 +86,11 @@ export const passes = (figure: Figure): boolean => {
 };
 
 const withUnit = (number: string, unit: Unit) =>
-  unit === '×' || unit === '%' ? `${number}${unit}` : `${number} ${unit}`;
+  unit === '×' || unit === '%'
+    ? `${number}${unit}`
+    : unit === '% at least'
+      ? `${number}%`
+      : `${number} ${unit}`;
 
 /** A value with its unit, e.g. "12.34 ms", "1.08×"; "none" for null. */
 export const amount = (value: number | null, unit: Unit): string =>

@@ -5,7 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createApiClient } from '../../src/main/api/client';
+import { createApiClient } from '../../src/main/service-client/client';
 import { repoRoot } from './paths';
 
 export interface ScaleService {

@@ -24,7 +24,7 @@ declare const __earmarkBench: DayBench;
 
 export const timeline = (page: Page) => page.getByRole('slider', { name: /^Timeline of/ });
 export const dateOf = (page: Page) => page.getByLabel('Date', { exact: true }).inputValue();
-export const isWeekday = (date: string) => {
+const isWeekday = (date: string) => {
   const day = new Date(`${date}T12:00:00Z`).getUTCDay();
   return day !== 0 && day !== 6;
 };
@@ -44,7 +44,7 @@ export async function settle(page: Page, quietMs = 300): Promise<void> {
 }
 
 /** Clicks `button` and times the day switch: its start mark → the first frame after its draw. */
-export async function switchDay(page: Page, button: 'Previous day' | 'Next day') {
+async function switchDay(page: Page, button: 'Previous day' | 'Next day') {
   const before = await page.evaluate(() => __earmarkBench.drawCount());
   await page.getByRole('button', { name: button }).click();
   await page.waitForFunction(

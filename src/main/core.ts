@@ -1,23 +1,23 @@
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MEDIA_PATH_PREFIX, type EventName, type IpcEvents } from '../shared/ipc';
+import { AccountScopes } from './account-scope';
 import { AccountStore } from './accounts/account-store';
 import { AccountService } from './accounts/accounts';
+import { keychainCredentials } from './accounts/demo-credentials';
 import { KeychainSecretStore, SessionSecretStore, type SecretStore } from './accounts/secret-store';
-import { ActiveService } from './active-service';
+import { ActiveService } from './connection/active-service';
 import { Administration } from './admin/administration';
-import { AudioCache } from './audio/audio-cache';
 import type { MediaRequest, MediaResponse } from './audio/media';
 import { AudioPreparation } from './audio/prepare';
-import { cacheFileOf, openCache, type Cache } from './cache';
-import type { ShellCapabilities } from './capabilities';
+import type { ShellCapabilities } from './base/capabilities';
+import { Closables } from './base/closables';
 import type { CoreContext } from './context';
 import { Conversations } from './conversations/conversations';
 import { ConversationRanges } from './conversations/ranges';
-import { ConversationFollower } from './conversations/follow';
 import type { ServiceDialect } from '../service/app';
-import { DemoClinic } from './demo-clinic';
+import { DemoClinic } from './accounts/demo-clinic';
+import { makeOwnerOnly } from '../node-common/private-files';
 import { Exports } from './export/exports';
 import { CommentStore } from './follow-ups/comment-store';
 import { FollowUps } from './follow-ups/follow-ups';
@@ -30,14 +30,30 @@ import { exportHandlers } from './handlers/export';
 import { followUpHandlers } from './handlers/follow-ups';
 import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
+import { reviewHandlers } from './handlers/review';
+import { speakerHandlers } from './handlers/speakers';
+import { retentionHandlers } from './handlers/retention';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
-import { defaultExportFolder } from './paths';
+import { defaultExportFolder } from './base/paths';
 import { Recordings } from './recordings/recordings';
+import { SpeakerNames } from './recordings/speaker-names';
 import { TimedTranscripts } from './recordings/timed-transcripts';
+import { ReadyNotifier } from './review/notifications';
+import { Review } from './review/review';
+import { SignOffs } from './review/sign-off';
+import { PatientSuggestions } from './review/suggestions';
+import { nameFromEmail } from '../shared/accounts/names';
+import { isApiError } from './service-client/errors';
+import { AppError } from './base/errors';
+import { Retention } from './retention/retention';
+import type { CleanupSchedule } from './retention/runner';
 import { createRpcRouter, type RpcRouter } from './rpc';
-import { connectService, translateServiceError, type ServiceClient } from './service-client';
-import { SYNC_INTERVAL_MS, SyncRunner } from './sync';
+import {
+  connectService,
+  translateServiceError,
+  type ServiceClient,
+} from './service-client/connect';
 
 export interface CoreOptions extends ShellCapabilities {
   /** The app's data folder (accounts.json; later the cache). Never holds a key. */
@@ -59,6 +75,11 @@ export interface CoreOptions extends ShellCapabilities {
   resourcesDir?: string;
   /** better-sqlite3's addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
+  /**
+   * When the active account's cleanup runs by itself: both shells give the app's (at start and
+   * daily, retention/runner.ts). Without one it runs only when asked ("Remove now"; tests).
+   */
+  cleanupSchedule?: CleanupSchedule;
   log?: (message: string) => void;
 }
 
@@ -76,22 +97,31 @@ export interface Core {
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Wires what both shells host: accounts, the active account's service and caches, the demo
- * clinic, the background sync, the services of each area, and the RPC table of their handlers.
+ * Wires what both shells host: accounts, the active account's service and its scope (caches,
+ * sync, follows), the demo clinic, the services of each area, and the RPC table of their
+ * handlers. Everything it opens is closed by `close`, in the reverse order it was opened.
  */
 export function createCore(options: CoreOptions): Core {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  void makeOwnerOnly(options.dataDir); // what earlier versions made before the umask
   const connect = options.connect ?? connectService;
+  const closables = new Closables();
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
-    if (event === 'accounts.changed') accountsChanged();
     for (const listener of listeners.get(event) ?? [])
       (listener as (p: IpcEvents[E]) => void)(payload);
   };
+  const on = <E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void) => {
+    const set = listeners.get(event) ?? new Set();
+    set.add(listener as (payload: never) => void);
+    listeners.set(event, set);
+    return () => set.delete(listener as (payload: never) => void);
+  };
 
+  const keychain = options.keychain ?? new KeychainSecretStore();
   const accounts = new AccountService(
     new AccountStore(join(options.dataDir, 'accounts.json')),
-    options.keychain ?? new KeychainSecretStore(),
+    keychain,
     new SessionSecretStore(),
     async (baseUrl, apiKey) => {
       const client = connect(baseUrl, apiKey);
@@ -104,142 +134,55 @@ export function createCore(options: CoreOptions): Core {
   );
   const activeAccountId = () => accounts.active().account.id;
   const organizationId = () => accounts.active().account.organizationId;
+  const demoDir = join(options.dataDir, 'demo-service');
   const demo = new DemoClinic({
-    dataDir: join(options.dataDir, 'demo-service'),
+    dataDir: demoDir,
+    credentials: keychainCredentials(keychain, demoDir),
     processingMs: options.demoProcessingMs,
     dialect: options.demoDialect,
     resourcesDir: options.resourcesDir,
     nativeBinding: options.sqliteBinding,
   });
+  closables.add('the demo clinic', () => demo.stop());
+  // The active account's scope holds its caches, its sync and its follows (account-scope.ts).
+  const cache = () => scopes.active().cache();
 
-  const caches = new Map<string, Promise<Cache>>();
-  /** The active account's cache, opened on first use and kept until the app quits. */
-  const cache = () => {
-    const id = activeAccountId();
-    let opened = caches.get(id);
-    if (!opened) {
-      opened = openCache({
-        file: cacheFileOf(options.dataDir, id),
-        nativeBinding: options.sqliteBinding,
-      });
-      caches.set(id, opened);
-    }
-    return opened;
-  };
-
-  const audioCaches = new Map<string, Promise<AudioCache>>();
-  /** The active account's audio cache, opened on first use and kept until the app quits. */
-  const audioCache = () => {
-    const id = activeAccountId();
-    let opened = audioCaches.get(id);
-    if (!opened) {
-      opened = AudioCache.open({ folder: join(options.dataDir, 'audio', id) });
-      audioCaches.set(id, opened);
-    }
-    return opened;
-  };
-
-  /**
-   * Deletes what this computer holds of a removed account: its cache (with its WAL), its audio
-   * and its unfinished exports. Clinical data does not outlive the account on this computer.
-   */
-  async function forgetAccountData(accountId: string): Promise<void> {
-    if (syncedAccount === accountId) {
-      syncedAccount = undefined;
-      await syncRunner.stop();
-    }
-    const openedCache = caches.get(accountId);
-    caches.delete(accountId);
-    await (await openedCache?.catch(() => undefined))?.close().catch(() => undefined);
-    const openedAudio = audioCaches.get(accountId);
-    audioCaches.delete(accountId);
-    await (await openedAudio?.catch(() => undefined))?.close().catch(() => undefined);
-    const file = cacheFileOf(options.dataDir, accountId);
-    await Promise.all(
-      ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${file}${suffix}`, { force: true })),
-    );
-    await rm(join(options.dataDir, 'audio', accountId), { recursive: true, force: true });
-    await exports.forgetAccount(accountId);
-  }
-
-  const audio = new AudioPreparation({
-    audioCache,
-    service: { call: (run) => service.call(run) },
-    accountId: activeAccountId,
-    mediaUrl: options.mediaUrl ?? ((labelId) => `${MEDIA_PATH_PREFIX}${labelId}`),
-    progress: (progress) => emit('audio.progress', progress),
-  });
-
-  const service = new ActiveService({
+  const service: ActiveService = new ActiveService({
     accounts,
     demo,
     connect,
     cache,
     changed: (status) => emit('connection.changed', status),
-    // The first answer from an account's service starts its background sync, and goes on
-    // filling the recordings a crash or a restart left partly cached.
-    answered: () => {
-      if (syncedAccount !== activeAccountId()) {
-        sync();
-        void audio.resumePartials().catch(() => undefined);
-      }
-    },
+    answered: () => scopes.active().serviceAnswered(),
     log,
   });
-
-  // While the user only reads, the background sync is the app's one contact with the service:
-  // what it finds is the connection's state too (an offline app comes back when a sync completes).
-  const syncRunner = new SyncRunner(
-    (status) => emit('sync.changed', status),
-    ({ outcome, error }) => {
-      if (outcome === 'offline' && error) {
-        const { name: _name, ...lastError } = error;
-        service.setConnection('offline', lastError);
-      } else if (outcome === 'complete' && service.connection().state !== 'online') {
-        service.setConnection('online', null);
-      }
-    },
-  );
-  let syncedAccount: string | undefined;
-  /** Syncs the active account now, unless a run is under way; a switch of account stops the old run. */
-  const sync = () => {
-    const { account } = accounts.active();
-    if (syncedAccount !== account.id) {
-      syncedAccount = account.id;
-      void syncRunner.stop();
-    }
-    void (async () => {
-      const accountCache = await cache();
-      const client = await service.client();
-      // Another account became active while these were opened: they may be its, so this run
-      // must not start (with one clinic's cache and another's client); its own sync runs.
-      if (accounts.active().account.id !== account.id) return;
-      syncRunner.start(accountCache, client, account.organizationId);
-    })().catch((error: unknown) =>
-      log(`sync did not start: ${error instanceof Error ? error.message : String(error)}`),
-    );
-    return syncRunner.current;
-  };
-  const syncTimer = setInterval(() => {
-    if (accounts.list().some((a) => a.active && a.hasKey)) sync();
-  }, SYNC_INTERVAL_MS);
-  syncTimer.unref();
+  closables.add('the service client', () => service.close());
 
   const ranges = new ConversationRanges({ service, cache, organizationId });
-  const conversations = new Conversations({ service, cache, organizationId, ranges });
-  const conversationFollower = new ConversationFollower({
+  const recordings = new Recordings({
     service,
-    conversations,
     cache,
-    accountId: activeAccountId,
-    changed: (change) => emit('conversation.changed', change),
-    log,
+    organizationId,
+    lastSyncAt: () => scopes.syncStatus().lastSyncAt,
   });
-  /** Another account became active (or none is): the old one's follows stop. */
-  function accountsChanged() {
-    const active = accounts.list().find((account) => account.active);
-    conversationFollower.stopOthers(active?.id ?? '');
-  }
+  const speakerNames = new SpeakerNames({
+    cache,
+    record: async (labelId) => (await recordings.get(labelId)).value,
+  });
+  const conversations = new Conversations({
+    service,
+    cache,
+    organizationId,
+    ranges,
+    record: (labelId) => recordings.get(labelId),
+  });
+  const audio = new AudioPreparation({
+    audioCache: () => scopes.active().audioCache(),
+    service,
+    accountId: activeAccountId,
+    mediaUrl: options.mediaUrl ?? ((labelId) => `${MEDIA_PATH_PREFIX}${labelId}`),
+    progress: (progress) => emit('audio.progress', progress),
+  });
   const shell: ShellCapabilities = {
     openExternal: options.openExternal,
     chooseFolder: options.chooseFolder,
@@ -248,6 +191,52 @@ export function createCore(options: CoreOptions): Core {
   const exportFolder = () => options.exportFolder ?? defaultExportFolder();
   const hub = new Hub({ service, cache, organizationId, ranges });
   const timedTranscripts = new TimedTranscripts(hub);
+  const followUps = new FollowUps({
+    service,
+    cache,
+    comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
+    accountId: activeAccountId,
+  });
+  const administration = new Administration({ accounts, service });
+  const review = new Review({
+    cache,
+    changed: (count) => emit('review.changed', { count }),
+    // Only an owner or admin may list the clinic's webhooks: the service says who the user is.
+    async mayTurnOnSignOff() {
+      try {
+        await administration.webhooks();
+      } catch (error) {
+        if (isApiError(error) && error.kind === 'scope_missing')
+          throw new AppError(
+            'scope_missing',
+            'Only an owner or admin of the clinic can turn on sign-off: it writes to the clinic’s task boards.',
+          );
+        throw error;
+      }
+    },
+  });
+  const signOffs = new SignOffs({
+    service,
+    cache,
+    review,
+    userName: () => nameFromEmail(accounts.active().account.email),
+  });
+  // A conversation created here that the active account's follower sees reach its end.
+  const readyNotifier = new ReadyNotifier({
+    cache,
+    review,
+    conversations,
+    notify: (notification) => emit('review.notification', notification),
+    log,
+  });
+  const unfollow = on('conversation.changed', (change) => readyNotifier.changed(change));
+  closables.add('the notifications', async () => void unfollow());
+  // Another clinic's queue: its count, at once.
+  const unswitch = accounts.onActiveChange((activeId) => {
+    if (activeId) void review.refresh().catch(() => undefined);
+  });
+  closables.add('the review count', async () => void unswitch());
+
   const exports = new Exports({
     journalFolder: join(options.dataDir, 'exports'),
     accounts,
@@ -257,7 +246,50 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     progress: (event) => emit('export.progress', event),
     timedTranscripts,
+    speakerNames,
   });
+
+  const scopes: AccountScopes = new AccountScopes({
+    accounts,
+    dataDir: options.dataDir,
+    sqliteBinding: options.sqliteBinding,
+    service,
+    conversations,
+    emit,
+    syncEnded: (result) => {
+      service.syncEnded(result);
+      // New transcript versions the sync brought get the names that still fit (and the search
+      // their lines) without waiting for the record to be opened.
+      void speakerNames
+        .refresh()
+        .catch((error: unknown) =>
+          log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
+      // Either may fail once the app is closing (the account's cache is gone): nothing to show then.
+      const queueRead =
+        result.outcome === 'complete'
+          ? signOffs.refresh().catch(() => review.refresh())
+          : review.refresh();
+      void queueRead.catch(() => undefined);
+    },
+    resumeAudio: () => audio.resumePartials(),
+    retention: (accountId) => accounts.retentionOf(accountId),
+    recordsInUse: (accountId) => exports.recordsInUse(accountId),
+    cleanupSchedule: options.cleanupSchedule,
+    // What removing an account deletes besides its cache and audio: its running exports and
+    // their journals, its follow-up comments, and what the hosting shell keeps of it (the
+    // browser shell's Chromium cache).
+    holders: [
+      exports,
+      { forgetAccount: async (accountId) => followUps.forgetAccount(accountId) },
+      { forgetAccount: async (accountId) => options.forgetAccount?.(accountId) },
+    ],
+    log,
+  });
+  closables.add('the account', () => scopes.close());
+  // Quitting cancels the exports under way first, so none is left with a partial file.
+  closables.add('the exports', () => exports.stopAll());
 
   const context: CoreContext = {
     about: { version: options.version, shell: options.shell },
@@ -268,28 +300,34 @@ export function createCore(options: CoreOptions): Core {
     service,
     cache,
     defaultExportFolder: exportFolder,
-    sync,
-    syncStatus: () => syncRunner.current,
+    sync: () => scopes.active().startSync(),
+    syncStatus: () => scopes.syncStatus(),
     hub,
     timedTranscripts,
-    forgetAccountData,
-    recordings: new Recordings({
-      service,
+    speakerNames,
+    forgetAccountData: async (accountId) => {
+      await scopes.removeEverything(accountId);
+    },
+    retention: new Retention({
+      accounts,
       cache,
-      organizationId,
-      lastSyncAt: () => syncRunner.current.lastSyncAt,
+      audioCache: () => scopes.active().audioCache(),
+      cleanup: () => scopes.active().cleanup,
+      recordsInUse: (accountId) => exports.recordsInUse(accountId),
+      sync: () => void scopes.active().startSync(),
+      record: (labelId) => recordings.get(labelId),
+      removeEverything: (accountId) => scopes.removeEverything(accountId),
     }),
+    recordings,
     conversations,
-    conversationFollower,
+    conversationFollower: { follow: (ref) => scopes.active().follower.follow(ref) },
     exports,
-    followUps: new FollowUps({
-      service,
-      cache,
-      comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
-      accountId: activeAccountId,
-    }),
+    followUps,
     audio,
-    administration: new Administration({ accounts, service }),
+    administration,
+    review,
+    signOffs,
+    patientSuggestions: new PatientSuggestions({ cache }),
   };
   const rpc = createRpcRouter(
     {
@@ -298,11 +336,14 @@ export function createCore(options: CoreOptions): Core {
       ...hubHandlers(context),
       ...conversationHandlers(context),
       ...recordingHandlers(context),
+      ...speakerHandlers(context),
       ...audioHandlers(context),
       ...exportHandlers(context),
       ...syncHandlers(context),
       ...followUpHandlers(context),
       ...adminHandlers(context),
+      ...reviewHandlers(context),
+      ...retentionHandlers(context),
     },
     translateServiceError,
     log,
@@ -324,22 +365,7 @@ export function createCore(options: CoreOptions): Core {
         };
       }
     },
-    on(event, listener) {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener as (payload: never) => void);
-      listeners.set(event, set);
-      return () => set.delete(listener as (payload: never) => void);
-    },
-    async close() {
-      clearInterval(syncTimer);
-      // Quitting cancels the exports under way, so none is left with a partial file.
-      await exports.stopAll();
-      await conversationFollower.stopAll();
-      await syncRunner.stop();
-      for (const opened of caches.values()) await (await opened).close();
-      await service.close();
-      for (const opened of audioCaches.values()) await (await opened).close();
-      await demo.stop();
-    },
+    on,
+    close: () => closables.close(),
   };
 }

@@ -15,8 +15,8 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startElectronShell } from './electron/shell';
-import { guardProcess } from './process-guard';
-import { keepFilesPrivate } from './private-files';
+import { guardProcess } from './shell/process-guard';
+import { keepFilesPrivate } from '../node-common/private-files';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -12,7 +12,7 @@ import {
   type TableInput,
   type TableOutput,
 } from '../shared/ipc';
-import { AppError } from './errors';
+import { AppError } from './base/errors';
 
 /**
  * The handlers of a table of channels: an area's module (handlers/<area>.ts) implements exactly

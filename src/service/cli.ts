@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { keepFilesPrivate, makeOwnerOnly } from '../node-common/private-files';
 import { DEFAULT_PROCESSING_MS } from './app';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from './http/rate-limit';
 import { openSandbox, SeedMismatchError, type Sandbox, type SeedSpec } from './sandbox';
@@ -7,7 +8,7 @@ import { DEFAULT_WEBHOOK_BACKOFF_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhoo
 
 const USAGE = `Usage: npm run --silent service -- [--port N] [--host 127.0.0.1] [--data DIR] [--seed demo|scale:N] [--processing-ms N]
     [--rate-limit N/S] [--webhook-backoff-ms a,b,c,d,e] [--webhook-timeout-ms N] [--hide-conversation-ranges]
-    [--dialect seed|field] [--allow-local-webhooks]
+    [--dialect seed|field] [--allow-local-webhooks] [--clock ISO-8601]
 
 Starts the reference clinic service. The first line of stdout is one JSON object:
 {"baseUrl": "...", "credentials": {...}}; it then serves until SIGINT or SIGTERM.`;
@@ -54,7 +55,7 @@ function parseSeed(value: string | undefined): SeedSpec | undefined {
 
 async function main(): Promise<void> {
   // Its database holds clinical data and webhook secrets: readable by this user only.
-  process.umask(0o077);
+  keepFilesPrivate();
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
       'hide-conversation-ranges': { type: 'boolean', default: false },
       dialect: { type: 'string', default: 'seed' },
       'allow-local-webhooks': { type: 'boolean', default: false },
+      clock: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -92,6 +94,21 @@ async function main(): Promise<void> {
   );
   if (webhookTimeoutMs === 0) fail('--webhook-timeout-ms must be above 0.');
 
+  // What an earlier version made before it set the umask: owner-only too.
+  await makeOwnerOnly(dataDir);
+  // A sandbox's clock may start elsewhere in time and run on from there: a demo's working day
+  // at any hour, and tests that need a consult to end while they watch.
+  let now: (() => number) | undefined;
+  if (values.clock !== undefined) {
+    const startMs = Date.parse(values.clock);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(values.clock) || Number.isNaN(startMs))
+      fail(
+        `--clock must be an ISO 8601 date and time (2026-11-23T10:00:00Z), not "${values.clock}".`,
+      );
+    const launchedMs = Date.now();
+    now = () => startMs + (Date.now() - launchedMs);
+  }
+
   let sandbox: Sandbox;
   try {
     sandbox = await openSandbox({
@@ -106,6 +123,7 @@ async function main(): Promise<void> {
       conversationRanges: !values['hide-conversation-ranges'],
       dialect,
       webhookDestinations: values['allow-local-webhooks'] ? 'any' : 'public',
+      now,
     });
   } catch (error) {
     if (error instanceof SeedMismatchError) fail(error.message);

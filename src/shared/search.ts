@@ -1,4 +1,5 @@
 import type { ConversationStatus, RecordType } from './api';
+import type { SpeakerRole } from './speakers/overlay';
 
 /**
  * Full-text search results as they cross to the renderer. Snippets are parts marked hit or not,
@@ -10,7 +11,7 @@ export interface SnippetPart {
   hit: boolean;
 }
 
-export type SearchKind = 'note' | 'patient' | 'conversation';
+export type SearchKind = 'note' | 'patient' | 'conversation' | 'speaker';
 
 /** The label a note or patient hit belongs to. */
 export interface SearchLabel {
@@ -21,7 +22,7 @@ export interface SearchLabel {
   patientName: string | null;
 }
 
-export interface HitBase {
+interface HitBase {
   snippet: SnippetPart[];
   /** bm25 of its index: lower is better (FTS5 scores are negative). */
   score: number;
@@ -37,6 +38,18 @@ export type SearchHit =
       current: boolean;
     })
   | (HitBase & { kind: 'patient'; label: SearchLabel })
+  | (HitBase & {
+      /** Lines of a record's current transcript said by a speaker named on this computer. */
+      kind: 'speaker';
+      label: SearchLabel;
+      /** The name given to the speaker, and their role. */
+      speaker: string;
+      role: SpeakerRole | null;
+      /** The best matching line (its position in the transcript) … */
+      line: number;
+      /** … of this many lines of theirs that match. */
+      lines: number;
+    })
   | (HitBase & {
       kind: 'conversation';
       conversationId: string;

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
+import { currentTranscript, isProcessingContent } from '../../src/shared/transcript';
 import {
   chromiumProblem,
   busyDay,
@@ -75,6 +76,25 @@ describe.skipIf(problem !== undefined)(
     /** Each screen, opened by its address and waited for until its content is drawn. */
     const screens: [string, () => Promise<void>][] = [
       [
+        'review',
+        async () => {
+          await page.goto(`${origin}/#review`);
+          await page
+            .getByRole('listbox', { name: 'Items to review' })
+            .getByRole('option')
+            .first()
+            .waitFor();
+        },
+      ],
+      [
+        'review settings',
+        async () => {
+          await page.goto(`${origin}/#settings/review`);
+          await heading('Review');
+          await page.getByRole('checkbox', { name: /Sign recordings off/ }).waitFor();
+        },
+      ],
+      [
         'hub timeline',
         async () => {
           await page.goto(`${origin}/#timeline`);
@@ -123,6 +143,17 @@ describe.skipIf(problem !== undefined)(
         },
       ],
       [
+        'data on this computer',
+        async () => {
+          await page.goto(`${origin}/#settings/data`);
+          await heading('Data on this computer');
+          await page
+            .getByRole('button', { name: 'Remove now' })
+            .and(page.locator(':enabled'))
+            .waitFor();
+        },
+      ],
+      [
         'webhooks',
         async () => {
           await page.goto(`${origin}/#settings/webhooks`);
@@ -164,6 +195,21 @@ describe.skipIf(problem !== undefined)(
       expect(await violations(page)).toEqual([]);
     }, 60_000);
 
+    it('a hub record with its suggested patient, light and dark', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=HubMic&limit=20`,
+      );
+      const unassigned = labels.find((label) => label.patient === null)!;
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${origin}/#record/${unassigned.id}`);
+        await page.getByRole('region', { name: 'Review' }).waitFor();
+        await page.getByText('Suggested patient:').waitFor();
+        expect(await violations(page)).toEqual([]);
+      }
+    }, 60_000);
+
     it('a record and its export dialog', async () => {
       const { organizationId } = app.demo.credentials.primary;
       const { body: labels } = await app.demo.get<Label[]>(
@@ -179,6 +225,60 @@ describe.skipIf(problem !== undefined)(
       expect(await violations(page)).toEqual([]);
       await page.keyboard.press('Escape');
     }, 60_000);
+
+    it('naming a speaker: the label is a button with its name, the editor is reached by keyboard and announced', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=ClinicConversation&limit=20`,
+      );
+      let withTranscript: Label | undefined;
+      for (const candidate of labels) {
+        const { body } = await app.demo.get<Label>(`/labels/${candidate.id}`);
+        const transcript = currentTranscript(body.ownedPatientNotes);
+        if (transcript && !isProcessingContent(transcript.content)) {
+          withTranscript = body;
+          break;
+        }
+      }
+      if (!withTranscript) throw new Error('the demo clinic has a consult with a transcript');
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto('about:blank');
+        await page.goto(`${origin}/#record/${withTranscript.id}`);
+        const lines = page.getByRole('list', { name: /^Transcript, line by line/ });
+        // Each line's speaker is a button named for them ("Vet", "Speaker 1", or a given name).
+        const label = lines.getByRole('listitem').first().getByRole('button');
+        await label.waitFor();
+        const speaker = (await label.textContent())!.trim();
+        expect(await lines.getByRole('button', { name: speaker }).count()).toBeGreaterThan(0);
+        expect(await violations(page)).toEqual([]);
+        // By keyboard: focus on the label, Enter; the editor opens as a dialog named for the
+        // speaker, focus inside it on the name.
+        await label.focus();
+        await page.keyboard.press('Enter');
+        const editor = page.getByRole('dialog', { name: `Who is ${speaker}?` });
+        await editor.waitFor();
+        expect(
+          await page.evaluate<string | null>(
+            "document.activeElement?.closest('dialog')?.getAttribute('aria-labelledby') ?? null",
+          ),
+        ).not.toBeNull();
+        expect(
+          await editor
+            .getByRole('combobox', { name: `Name (every line of ${speaker})` })
+            .evaluate((element) => element === element.ownerDocument.activeElement),
+        ).toBe(true);
+        await page.keyboard.type('Dr');
+        expect(await violations(page)).toEqual([]);
+        await page.keyboard.press('Escape'); // the suggestions
+        await page.keyboard.press('Escape'); // the dialog
+        await editor.waitFor({ state: 'detached' });
+        // Back on the label it was opened from.
+        expect(
+          await label.evaluate((element) => element === element.ownerDocument.activeElement),
+        ).toBe(true);
+      }
+    }, 90_000);
 
     it('follow-ups: adding them to a record, a task open, the list, the board editor', async () => {
       const { organizationId } = app.demo.credentials.primary;
@@ -212,6 +312,26 @@ describe.skipIf(problem !== undefined)(
       await page.getByRole('dialog', { name: /^Edit board/ }).waitFor();
       expect(await violations(page)).toEqual([]);
       await page.keyboard.press('Escape');
+    }, 60_000);
+
+    it('data on this computer with a kept recording, and removing everything asked first', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=DictationAudio&limit=1`,
+      );
+      await app.invoke('retention.keep', { labelId: labels[0]!.id, keep: true });
+      await page.goto(`${origin}/#settings/data`);
+      await page.getByRole('button', { name: /^Stop keeping the Dictation of/ }).waitFor();
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await violations(page)).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.getByRole('button', { name: 'Remove everything…' }).click();
+      await page.getByRole('dialog', { name: /^Remove everything of/ }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await app.invoke('retention.keep', { labelId: labels[0]!.id, keep: false });
     }, 60_000);
 
     it('the new webhook form', async () => {

@@ -1,5 +1,5 @@
 import { announceSkip } from '../support/skip';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,14 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserArguments, writeLaunchPage } from '../../src/main/web/launch-page';
-import { chromiumProblem, launchChromium, startShellProcess, type ShellProcess } from './support';
+import { until } from '../service/poll';
+import {
+  CHROMIUM_PATH,
+  chromiumProblem,
+  launchChromium,
+  startShellProcess,
+  type ShellProcess,
+} from './support';
 
 const problem = announceSkip('browser end-to-end tests', chromiumProblem());
 
@@ -142,6 +149,59 @@ describe.skipIf(problem !== undefined)('the browser shell in Chromium', () => {
       launch.remove();
     }
   });
+
+  it('removes the launch page once the browser has opened the app from it, and a crash’s at the next start', async () => {
+    const ownData = mkdtempSync(join(tmpdir(), 'earmark-e2e-launch-'));
+    const launchPage = join(ownData, 'open-earmark.html');
+    // The Chromium the shell starts, headless here: the app window's page given as its address.
+    const pidFile = join(ownData, 'chromium.pid');
+    const wrapper = join(ownData, 'chromium');
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/bash',
+        `echo $$ > ${JSON.stringify(pidFile)}`,
+        'args=()',
+        'for a in "$@"; do if [[ $a == --app=* ]]; then args+=("${a#--app=}"); else args+=("$a"); fi; done',
+        `exec ${JSON.stringify(CHROMIUM_PATH)} --headless --no-sandbox --disable-gpu "\${args[@]}"`,
+        '',
+      ].join('\n'),
+      { mode: 0o700 },
+    );
+    // What a crashed run left: a launch page that nothing opened.
+    writeFileSync(launchPage, '<!doctype html><title>left by a crash</title>');
+    const opened = await startShellProcess(['--data', ownData], {
+      open: true,
+      env: { ...process.env, CHROMIUM_PATH: wrapper },
+    });
+    try {
+      await until(() => existsSync(pidFile), Boolean, 30_000);
+      // The browser came to the app (its first request with the token): the page is gone.
+      await until(
+        () => existsSync(launchPage),
+        (present) => !present,
+        30_000,
+      );
+      // SIGHUP (the terminal closed) stops the shell as SIGINT and SIGTERM do.
+      const exited = new Promise<number | null>((resolve) =>
+        opened.child.once('exit', (code) => resolve(code)),
+      );
+      opened.child.kill('SIGHUP');
+      expect(await exited).toBe(0);
+    } finally {
+      await opened.stop();
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
+    }
+    // A crash's page, from a run that never opened: the next start removes it.
+    writeFileSync(launchPage, '<!doctype html><title>left by a crash</title>');
+    const again = await startShellProcess(['--data', ownData]);
+    try {
+      expect(existsSync(launchPage)).toBe(false);
+    } finally {
+      await again.stop();
+      rmSync(ownData, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('says when Earmark has stopped, and when a later run refuses this window’s token', async () => {
     const port = await freePort();

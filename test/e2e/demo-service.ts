@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
+import { demoCredentialsEntry } from '../../src/main/accounts/demo-credentials';
+import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
 
 /**
  * The browser shell's embedded demo clinic, reached directly by a test (never by the app): its
- * address from the shell's accounts.json and its keys from the demo folder's credentials.json.
+ * address from the shell's accounts.json and its keys from where the app keeps them, the
+ * keychain (the tests' private Secret Service).
  */
 export interface DemoService {
   baseUrl: string;
@@ -18,9 +21,10 @@ export function demoService(dataDir: string): DemoService {
     accounts: { baseUrl: string; demo?: boolean }[];
   };
   const baseUrl = (accounts.accounts.find((a) => a.demo) ?? accounts.accounts[0])!.baseUrl;
-  const credentials = JSON.parse(
-    readFileSync(join(dataDir, 'demo-service', 'credentials.json'), 'utf8'),
-  ) as DemoCredentials;
+  const kept = new KeychainSecretStore().get(demoCredentialsEntry(join(dataDir, 'demo-service')));
+  if (kept === undefined)
+    throw new Error(`The keychain holds no credentials of ${dataDir}'s demo.`);
+  const credentials = JSON.parse(kept) as DemoCredentials;
   return {
     baseUrl,
     credentials,

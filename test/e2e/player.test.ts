@@ -13,6 +13,31 @@ import {
 
 const problem = announceSkip('the tests of test/e2e/player.test.ts', chromiumProblem());
 
+/** Code run in the page, as source text: this project's TypeScript has no DOM types. */
+const inPage = {
+  /**
+   * The player's waveform as drawn: of the columns of wavesurfer's canvases (in its shadow
+   * root), the fraction holding a painted pixel, and how many canvases there are.
+   */
+  paintedColumns: `(() => {
+    const host = document.querySelector('.player .wave > div');
+    const canvases = [...(host?.shadowRoot?.querySelectorAll('canvas') ?? [])];
+    let columns = 0;
+    let painted = 0;
+    for (const canvas of canvases) {
+      if (!canvas.width || !canvas.height) continue;
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      for (let x = 0; x < canvas.width; x++) {
+        columns++;
+        for (let y = 0; y < canvas.height; y++) {
+          if (data[(y * canvas.width + x) * 4 + 3] > 0) { painted++; break; }
+        }
+      }
+    }
+    return { canvases: canvases.length, fraction: columns ? painted / columns : 0 };
+  })()`,
+};
+
 describe.skipIf(problem !== undefined).each(DIALECTS)(
   'playing a recording (browser shell, demo clinic, %s dialect)',
   (dialect) => {
@@ -42,14 +67,25 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await app?.close();
     });
 
-    it('shows the waveform from main’s peaks, plays, and seeks with the keyboard', async () => {
+    it('draws the waveform from main’s peaks, plays (its time goes on), and seeks with the keyboard', async () => {
       await page.evaluate(`location.hash = "#record/${wavLabel}"`);
       const position = page.getByRole('slider', { name: 'Playback position' });
       await position.waitFor({ timeout: 30_000 });
       await expect(position.getAttribute('aria-valuemax')).resolves.not.toBe('0');
+      // Drawn: wavesurfer's canvases (in its shadow root) hold bars across the width.
+      await expect
+        .poll(() => page.evaluate(inPage.paintedColumns), { timeout: 30_000 })
+        .toMatchObject({ fraction: expect.toSatisfy((f: number) => f > 0.3) as number });
+      const now = async () => Number(await position.getAttribute('aria-valuenow'));
+      expect(await now()).toBe(0);
       await page.getByRole('button', { name: 'Play' }).click();
       await page.getByRole('button', { name: 'Pause' }).waitFor();
+      // The media plays: its time (the slider follows the element's timeupdate) goes on.
+      await expect.poll(now, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
       await page.getByRole('button', { name: 'Pause' }).click();
+      const paused = await now();
+      await page.getByRole('button', { name: 'Play' }).waitFor();
+      expect(await now()).toBe(paused);
       await position.focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');

@@ -178,7 +178,9 @@ describe.skipIf(problem !== undefined).each([
     const list = page.getByRole('list', { name: /^Transcript, line by line/ });
     await list.waitFor();
     await position().waitFor();
-    const third = list.getByRole('button').nth(2);
+    // Each line is a play button (beside its speaker's button, which names them).
+    const playButtons = list.locator('button.line');
+    const third = playButtons.nth(2);
     await third.click();
     await expect
       .poll(seconds, WAIT)
@@ -187,7 +189,7 @@ describe.skipIf(problem !== undefined).each([
     // The line highlighted is the first of the minute playing (lines of a minute share its time).
     const firstOfMinute = lines.findIndex((l) => l.offsetMs === lines[2]!.offsetMs);
     await expect
-      .poll(() => list.getByRole('button').nth(firstOfMinute).getAttribute('aria-current'), WAIT)
+      .poll(() => playButtons.nth(firstOfMinute).getAttribute('aria-current'), WAIT)
       .toBe('time');
 
     // Playing on: the highlight moves to each next minute's line as the audio reaches it.

@@ -11,11 +11,18 @@ import {
   type Page,
 } from 'playwright-core';
 import WebSocket from 'ws';
+import { openServiceDatabase } from '../../src/service/db/database';
+import { LabelStore } from '../../src/service/db/label-store';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
+import { EventLog } from '../../src/service/events/event-log';
+import { regenerateNote as regenerate } from '../../src/service/sandbox/regenerate';
+import { sandboxNotesPath } from '../../src/shared/api';
 import { findChromium } from '../../src/main/web/chromium';
 import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/ipc';
 import { addDays, dateKey, localDate, type LocalDate } from '../../src/shared/timeline';
+import type { SyncStatus } from '../../src/shared/ipc';
 import { launch, type Launched } from '../service/child-process';
+import { sleep, until } from '../service/poll';
 import { demoService, type DemoService } from './demo-service';
 
 /**
@@ -50,13 +57,30 @@ export interface ShellProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `npm run web` (the browser shell) and waits for its first line: {"url": ...}. */
-export function startShellProcess(args: string[]): Promise<ShellProcess> {
+/**
+ * Starts `npm run web` (the browser shell) and waits for its first line: {"url": ...}. With
+ * `open`, the shell starts its browser window itself (CHROMIUM_PATH in `env` says which).
+ */
+export function startShellProcess(
+  args: string[],
+  { open = false, env = process.env }: { open?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<ShellProcess> {
+  // Node itself, with tsx as a loader (not tsx's own process in between): signals sent to
+  // `child` reach the shell, as a terminal's reach every process of its group.
   const child = spawn(
-    join('node_modules', '.bin', 'tsx'),
-    ['src/main/web/cli.ts', '--port', '0', '--no-open', ...args],
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/main/web/cli.ts',
+      '--port',
+      '0',
+      ...(open ? [] : ['--no-open']),
+      ...args,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env,
     },
   );
   let stderr = '';
@@ -284,6 +308,18 @@ export async function openAppOnDemoService(
   };
 }
 
+/** Waits for the app's first completed sync (what reads only the cache needs: search, patients). */
+export async function firstSync(invoke: <T>(channel: string, input: unknown) => Promise<T>) {
+  await until(
+    async () => {
+      await sleep(250);
+      return (await invoke<SyncStatus>('sync.status', {})).lastSyncAt;
+    },
+    (lastSyncAt) => lastSyncAt !== null,
+    60_000,
+  );
+}
+
 /**
  * The latest weekday before today (the machine's zone, the app's clinic zone): a full day of the
  * demo clinic whatever day the tests run on (its weekends are quiet).
@@ -300,4 +336,42 @@ export async function showDay(page: Page, date: LocalDate): Promise<void> {
   const field = page.getByLabel('Date', { exact: true });
   await field.fill(dateKey(date));
   await field.dispatchEvent('change');
+}
+
+/**
+ * A new version of a record's note, as the service makes when it reprocesses one (a revision of
+ * the current note without `content`): the sandbox control in the seed dialect. The field dialect
+ * has none, as the real service has none, so there the same regeneration goes into the service's
+ * database from outside its process (SQLite's WAL lets it), its label_updated logged too.
+ */
+export async function regenerateNote(
+  app: AppOnDemoService,
+  dialect: Dialect,
+  labelId: string,
+  type: string,
+  content?: string,
+): Promise<void> {
+  if (dialect === 'seed') {
+    const response = await fetch(`${app.baseUrl}${sandboxNotesPath(labelId)}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${app.credentials.primary.apiKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ type, content }),
+    });
+    if (response.status !== 200) throw new Error(`regenerate: ${response.status}`);
+    return;
+  }
+  const db = openServiceDatabase(app.serviceDir);
+  try {
+    regenerate(
+      { db, labels: new LabelStore(db), events: new EventLog(db, Date.now), now: Date.now },
+      labelId,
+      type,
+      content,
+    );
+  } finally {
+    db.close();
+  }
 }

@@ -3,7 +3,7 @@
 // reader is injected; Node here cannot read the real one), reached by the real API client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemCertificateTrust, type CertificateTrust } from '../../src/main/electron/system-ca';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import { startService, type RunningService } from '../service/harness';
 import { startTlsProxy, type TlsProxy } from '../support/tls-proxy';
 

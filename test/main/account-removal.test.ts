@@ -1,23 +1,29 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountSummary } from '../../src/shared/ipc';
+import type { Task, TaskBoard } from '../../src/shared/api';
+import type { AccountSummary, ExportFolder, ExportSummary } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
 import { createCore, type Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { until } from '../service/poll';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import { filesHolding } from '../support/files';
 import * as fx from './audio/fixtures';
 
 /**
- * Removing an account (issue 19): what this computer held of it — its cache with the WAL, its
- * audio — is deleted with it; another account's stays.
+ * Removing an account (issues 19 and 26): what this computer held of it — its cache with the WAL,
+ * its audio, the comments posted from this app, its exports (a running one is cancelled, its
+ * journal goes) — is deleted with it; another account's stays.
  */
 describe('removing an account', () => {
   let svc: RunningService;
+  let proxy: FaultProxy;
   let core: Core;
   let dataDir: string;
-  let labelId: string;
+  let labelIds: string[];
 
   const call = async <T>(channel: string, input: unknown): Promise<T> => {
     const answer = await core.rpc.invoke(channel, input);
@@ -27,7 +33,11 @@ describe('removing an account', () => {
 
   beforeAll(async () => {
     svc = await startService();
-    labelId = fx.seedLabel(svc.service, svc.credentials.primary.organizationId, { minutes: 1 });
+    proxy = await startFaultProxy(svc.baseUrl);
+    const { organizationId } = svc.credentials.primary;
+    labelIds = Array.from({ length: 4 }, (_, i) =>
+      fx.seedLabel(svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
+    );
     dataDir = fx.tempFolder('earmark-removal-');
     core = createCore({
       dataDir,
@@ -39,10 +49,11 @@ describe('removing an account', () => {
   });
   afterAll(async () => {
     await core?.close();
+    await proxy?.close();
     await svc?.dispose();
   });
 
-  it('deletes its cache and audio from this computer, and only its own', async () => {
+  it('leaves nothing of it in the data folder, and only its own goes', async () => {
     const { primary, secondary } = svc.credentials;
     const other = await call<AccountSummary>('accounts.add', {
       baseUrl: svc.baseUrl,
@@ -50,12 +61,12 @@ describe('removing an account', () => {
     });
     await call('labels.list', {});
     const account = await call<AccountSummary>('accounts.add', {
-      baseUrl: svc.baseUrl,
+      baseUrl: proxy.baseUrl,
       apiKey: primary.apiKey,
     });
     await call('labels.list', {});
     // Prepared: its first bytes are in the account's audio cache.
-    await call('audio.prepare', { labelId });
+    await call('audio.prepare', { labelId: labelIds[0] });
     const audioFolder = join(dataDir, 'audio', account.id);
     expect(readdirSync(audioFolder, { recursive: true, encoding: 'utf8' }).length).toBeGreaterThan(
       0,
@@ -63,13 +74,61 @@ describe('removing an account', () => {
     // The listing is kept in the account's cache behind its answer.
     const cacheFile = cacheFileOf(dataDir, account.id);
     await until(() => existsSync(cacheFile), Boolean, 10_000);
+    // A comment posted from this app (kept beside the accounts: the service cannot list them).
+    const board = await call<TaskBoard>('followUps.createBoard', { name: 'Follow-ups' });
+    const [task] = await call<Task[]>('followUps.addTasks', {
+      boardId: board.id,
+      items: [{ title: 'Call the owner' }],
+    });
+    const remark = `Owner asked about the biopsy ${randomUUID()}`;
+    await call('followUps.comment', { taskId: task!.id, body: remark });
+    expect(filesHolding(dataDir, [remark])).not.toEqual([]);
 
+    // An export of its recordings, still running: each recording's details and audio answer
+    // only after a long pause.
+    const exportFolder = join(fx.tempFolder('earmark-removal-export-'), 'out');
+    mkdirSync(exportFolder);
+    const { folderId } = await call<ExportFolder>('export.useFolder', { path: exportFolder });
+    const pauseMs = 30_000;
+    proxy.inject({ kind: 'delay', ms: pauseMs }, 20, { path: /^\/labels\/[^/]+(\/audio)?$/ });
+    const exportId = randomUUID();
+    const detailsAsked = () => proxy.seen({ path: /^\/labels\/[^/]+$/ }).length;
+    const askedBefore = detailsAsked();
+    const exported = core.rpc.invoke('export.run', {
+      exportId,
+      folderId,
+      labels: { ids: labelIds.slice(1) },
+      transcripts: true,
+      onExists: 'keep-both',
+    });
+    // Under way: its journal names the account.
+    await until(
+      () =>
+        existsSync(join(dataDir, 'exports')) &&
+        filesHolding(join(dataDir, 'exports'), [account.id]),
+      (found) => Array.isArray(found) && found.length > 0,
+    );
+    // …and waiting on the service: a recording's details asked, its answer paused.
+    await until(detailsAsked, (asked) => asked > askedBefore);
+
+    const removedAt = Date.now();
     await call('accounts.remove', { accountId: account.id });
+    // The export answered, cancelled, at once: not after the service's pause.
+    const summary = await exported;
+    expect(Date.now() - removedAt).toBeLessThan(pauseMs / 2);
+    expect(summary).toMatchObject({ ok: true, value: { status: 'cancelled' } });
+    expect(
+      (summary as { value: ExportSummary }).value.rows.every((row) => row.status !== 'exported'),
+    ).toBe(true);
+    expect(readdirSync(exportFolder).filter((name) => !name.startsWith('manifest'))).toEqual([]);
+
     const left = readdirSync(join(dataDir, 'cache'));
     expect(
       left.filter((name) => name.startsWith(account.id.replace(/[^A-Za-z0-9_-]/g, '_'))),
     ).toEqual([]);
     expect(existsSync(audioFolder)).toBe(false);
+    // Nothing under the data folder names it or holds what it read or wrote.
+    expect(filesHolding(dataDir, [account.id, remark, ...labelIds])).toEqual([]);
     // The other account keeps what it had.
     expect(existsSync(cacheFileOf(dataDir, other.id))).toBe(true);
   }, 90_000);

@@ -14,7 +14,7 @@ import {
   SessionSecretStore,
   type SecretStore,
 } from '../../src/main/accounts/secret-store';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import { startService, type RunningService } from '../service/harness';
 import { secretServiceProblem } from '../support/secret-service';
 
@@ -67,6 +67,7 @@ describe.skipIf(problem !== undefined)('accounts', () => {
   let svc: RunningService;
   let dataDir: string;
   let keychain: KeychainSecretStore;
+  const keychainName = `Earmark-test-${process.pid}`;
   const logs: string[] = [];
   const accountsFor = (
     secrets: SecretStore = keychain,
@@ -85,7 +86,7 @@ describe.skipIf(problem !== undefined)('accounts', () => {
   beforeAll(async () => {
     svc = await startService();
     dataDir = mkdtempSync(join(tmpdir(), 'earmark-app-'));
-    keychain = new KeychainSecretStore(`Earmark-test-${process.pid}`);
+    keychain = new KeychainSecretStore(keychainName);
   });
   afterAll(async () => {
     await svc.dispose();
@@ -185,6 +186,43 @@ describe.skipIf(problem !== undefined)('accounts', () => {
     const afterRestart = accountsFor(keychain, new SessionSecretStore());
     expect(afterRestart.list().find((a) => a.id === added.id)?.hasKey).toBe(false);
     expect(() => afterRestart.active()).toThrow(/kept only until Earmark quit/);
+  });
+
+  it('says when the keychain could not delete a removed account’s key, and deletes it at the next start', async () => {
+    const accounts = accountsFor();
+    const added = await accounts.add({
+      baseUrl: svc.baseUrl,
+      apiKey: svc.credentials.secondary.apiKey,
+    });
+    expect(keychain.get(added.id)).toBe(svc.credentials.secondary.apiKey);
+    // Removed by a process whose keychain cannot be reached (locked, its daemon gone).
+    const child = await promisify(execFile)(
+      join('node_modules', '.bin', 'tsx'),
+      ['test/support/remove-account-without-keychain.ts', dataDir, keychainName, added.id],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+        timeout: 30_000,
+      },
+    );
+    const outcome = JSON.parse(child.stdout) as {
+      left: string[];
+      removal: { kind: string; message: string } | string;
+    };
+    expect(outcome.left).not.toContain(added.id);
+    expect(outcome.removal).toMatchObject({ kind: 'keychain_unavailable' });
+    expect((outcome.removal as { message: string }).message).toContain('could not be reached');
+    // The key is still there, and the account file says whose it is (never the key).
+    expect(new KeychainSecretStore(keychainName).get(added.id)).toBe(
+      svc.credentials.secondary.apiKey,
+    );
+    expect(readFileSync(join(dataDir, 'accounts.json'), 'utf8')).toContain(added.id);
+    expect(allText(dataDir)).not.toContain(svc.credentials.secondary.apiKey);
+    // The next start, with the keychain back, deletes it and forgets the id.
+    const restarted = accountsFor(new KeychainSecretStore(keychainName));
+    expect(restarted.list().some((account) => account.id === added.id)).toBe(false);
+    expect(new KeychainSecretStore(keychainName).get(added.id)).toBeUndefined();
+    expect(readFileSync(join(dataDir, 'accounts.json'), 'utf8')).not.toContain(added.id);
   });
 
   it('explains a missing keychain and keeps the key in memory only when asked', async () => {

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PreparedAudio } from '../../src/shared/ipc';
 import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/recipe';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { streamPathOf } from '../../src/main/audio/partial-file';
+import { streamPathOf } from '../../src/main/audio/audio-cache';
 import { createCore, type Core } from '../../src/main/core';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import { startService, type RunningService } from '../service/harness';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 
 vi.mock('electron', () => ({}));
 const { createAppProtocolHandler, APP_ORIGIN } = await import('../../src/main/electron/protocol');
@@ -205,5 +206,81 @@ describe('audio in the app', () => {
         serviceBytes.subarray(serviceBytes.length - 100),
       ),
     ).toBe(true);
+  });
+});
+
+describe('audio a service mislabels (issue 26)', () => {
+  const page = '<!doctype html><script>fetch("/steal?" + localStorage.length)</script>';
+  let proxy: FaultProxy;
+  let viaProxy: Core;
+  let mislabelled: string;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(svc.baseUrl);
+    mislabelled = svc.service.labels.create({
+      organizationId: svc.credentials.primary.organizationId,
+      type: 'PhoneCallAudio',
+      fromMs: Date.now(),
+      toMs: Date.now() + 60_000,
+      friendlyName: 'Phone',
+      deviceSerial: 'X',
+    });
+    // "audio/wav, text/html": audio to the app's check, a page to a browser (the last type wins).
+    proxy.inject(
+      {
+        kind: 'status',
+        status: 200,
+        headers: { 'content-type': 'audio/wav, text/html' },
+        body: page,
+      },
+      50,
+      { method: 'GET', path: `/labels/${mislabelled}/audio` },
+    );
+    viaProxy = createCore({
+      dataDir: join(folder, 'proxied'),
+      shell: 'browser',
+      version: 'test',
+      keychain: new SessionSecretStore(),
+      log: () => undefined,
+      mediaUrl: media.urlOf,
+    });
+    const added = await viaProxy.rpc.invoke('accounts.add', {
+      baseUrl: proxy.baseUrl,
+      apiKey: svc.credentials.primary.apiKey,
+    });
+    expect(added.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await viaProxy.close();
+    await proxy.close();
+  });
+
+  it('serves it as what its bytes are, sandboxed and unsniffed, in both shells', async () => {
+    const prepared = await viaProxy.rpc.invoke('audio.prepare', { labelId: mislabelled });
+    expect(prepared.ok).toBe(true);
+    const proxiedShell = await startWebShell({
+      core: viaProxy,
+      media,
+      rendererDir: join(folder, 'renderer'),
+    });
+    try {
+      const root = proxiedShell.url.split('?')[0]!;
+      const answer = await fetch(new URL(media.urlOf(mislabelled), root));
+      expect(await answer.text()).toBe(page);
+      expect(answer.headers.get('content-type')).toBe('application/octet-stream');
+      expect(answer.headers.get('content-security-policy')).toBe('sandbox');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+    } finally {
+      await proxiedShell.close();
+    }
+    const handle = createAppProtocolHandler(join(folder, 'renderer'), (request, id) =>
+      viaProxy.media(request, id),
+    );
+    const electron = await handle(new Request(`${APP_ORIGIN}/media/${mislabelled}`));
+    expect(await electron.text()).toBe(page);
+    expect(electron.headers.get('content-type')).toBe('application/octet-stream');
+    expect(electron.headers.get('content-security-policy')).toBe('sandbox');
+    expect(electron.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnoseConversations } from '../../src/main/accounts/diagnostics';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import {
   DEMO_DEVICES,
   baseMinute,

@@ -10,7 +10,7 @@ import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
 import { READS, type CacheStats } from '../../src/main/cache/queries';
 import { createCore, type Core } from '../../src/main/core';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import {
   DEMO_DEVICES,
   baseMinute,

@@ -15,8 +15,9 @@ import type {
 } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core, type CoreOptions } from '../../src/main/core';
-import { connectService } from '../../src/main/service-client';
+import { connectService } from '../../src/main/service-client/connect';
 import { startService, type RunningService } from '../service/harness';
+import { until } from '../service/poll';
 import { mountSmallDisk } from '../support/small-disk';
 import * as fx from './audio/fixtures';
 
@@ -163,9 +164,6 @@ const openCore = () =>
     },
   });
 
-/** Service pages remembered for the offline checks: [query, ids, total]. */
-const servicePages: [ChannelInput<'labels.list'>, string[], number][] = [];
-
 describe('the recordings list', () => {
   it('pages the service listing with X-Total-Count as the total', async () => {
     const first = await listPage({ limit: 3 });
@@ -194,7 +192,6 @@ describe('the recordings list', () => {
     const named = await listPage({ patientSearch: 'MAPLE' });
     expect(new Set(idsOf(named.items))).toEqual(new Set([ids.maple, ids.mapleJunior]));
     expect(named.total).toBe(2);
-    servicePages.push([query, idsOf(typed.items), typed.total]);
   });
 
   it('sorts by patient or type, either way', async () => {
@@ -212,13 +209,14 @@ describe('the recordings list', () => {
     const byTypeDown = await listPage({ sortingProperty: 'Type' });
     const types = byTypeDown.items.map((label) => label.type);
     expect(types).toEqual([...types].sort().reverse());
-    servicePages.push([{ sortingProperty: 'Type' }, idsOf(byTypeDown.items), byTypeDown.total]);
   });
 
   it('answers the same pages from the cache once it is synced (source cache)', async () => {
-    await expect
-      .poll(async () => (await call('sync.status', {})).lastSyncAt, { timeout: 20_000 })
-      .not.toBeNull();
+    await until(
+      async () => (await call('sync.status', {})).lastSyncAt,
+      (lastSyncAt) => lastSyncAt !== null,
+      20_000,
+    );
     const queries: ChannelInput<'labels.list'>[] = [
       {},
       { limit: 3, offset: 2 },
@@ -579,7 +577,7 @@ describe('export', () => {
       const beside = new Set(audio.map((name) => name.replace(/\.wav$/, '.txt')));
       expect(left.filter((name) => !name.endsWith('.wav') && !beside.has(name))).toEqual([]);
     } finally {
-      unmount();
+      await unmount();
     }
   });
 
@@ -741,8 +739,30 @@ describe('an export the app stopped, resumed', () => {
 });
 
 describe('offline', () => {
-  it('lists from the cache with the same filters and sorting when the service is gone', async () => {
+  /** Pages the service answered before it went away: [query, ids, total]. */
+  const servicePages: [ChannelInput<'labels.list'>, string[], number][] = [];
+
+  // Synced, the service's answers to a filter and a sort noted, then the service gone.
+  beforeAll(async () => {
+    await call('sync.run', {});
+    await until(
+      async () => (await call('sync.status', {})).lastSyncAt,
+      (lastSyncAt) => lastSyncAt !== null,
+      20_000,
+    );
+    const queries: ChannelInput<'labels.list'>[] = [
+      { types: ['ClinicConversation', 'DictationAudio'], ...onDay1 },
+      { sortingProperty: 'Type' },
+    ];
+    for (const query of queries) {
+      const page = await listPage(query);
+      expect(page.source).toBe('service');
+      servicePages.push([query, idsOf(page.items), page.total]);
+    }
     await svc.close();
+  }, 30_000);
+
+  it('lists from the cache with the same filters and sorting when the service is gone', async () => {
     for (const [query, expectedIds, total] of servicePages) {
       const page = await listPage(query);
       expect(page.source).toBe('cache');

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
-import { AppError } from '../../src/main/errors';
-import { connectService } from '../../src/main/service-client';
+import { AppError } from '../../src/main/base/errors';
+import { connectService } from '../../src/main/service-client/connect';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import {

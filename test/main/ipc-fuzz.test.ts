@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, IPC_CHANNELS } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
-import { AppError } from '../../src/main/errors';
+import { AppError } from '../../src/main/base/errors';
 
 /**
  * Every IPC channel fed random and malformed payloads: a typed error each time, never a throw,

@@ -59,6 +59,9 @@ type ReadOnlyChannel =
   | 'labels.transcriptLines'
   | 'labels.list'
   | 'labels.patients'
+  | 'speakers.get'
+  | 'speakers.known'
+  | 'speakers.of'
   | 'audio.prepare'
   | 'audio.waveform'
   | 'sync.status'
@@ -69,7 +72,14 @@ type ReadOnlyChannel =
   | 'admin.webhooks'
   | 'admin.deliveries'
   | 'admin.apiKeys'
-  | 'export.unfinished';
+  | 'export.unfinished'
+  | 'review.list'
+  | 'review.count'
+  | 'review.record'
+  | 'review.suggestions'
+  | 'review.settings'
+  | 'retention.overview'
+  | 'retention.isKept';
 /** The others change something; the session calls those a user's day would. */
 const WRITE_CHANNELS = [
   'app.openExternal',
@@ -81,6 +91,8 @@ const WRITE_CHANNELS = [
   'hub.complete',
   'sync.run',
   'labels.assign',
+  'speakers.save',
+  'speakers.dismissNotice',
   'export.chooseFolder',
   'export.useFolder',
   'export.run',
@@ -98,6 +110,13 @@ const WRITE_CHANNELS = [
   'admin.testWebhook',
   'admin.enableWebhook',
   'admin.revokeApiKey',
+  'review.mark',
+  'review.signOff',
+  'review.saveSettings',
+  'retention.setSettings',
+  'retention.removeNow',
+  'retention.removeEverything',
+  'retention.keep',
 ] as const satisfies readonly Exclude<ChannelName, ReadOnlyChannel>[];
 
 /** Every file under `folder`, recursively. */
@@ -237,6 +256,13 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
     expect(second).toBeDefined();
     await call('audio.prepare', { labelId: first!.id });
     await call('labels.assign', { labelId: first!.id, patientId: second!.patient!.id });
+    const speakers = await call('speakers.get', { labelId: first!.id });
+    await call('speakers.save', {
+      labelId: first!.id,
+      versionKey: speakers.currentVersionKey!,
+      names: [{ label: 'Vet', name: 'Dr Marsh', role: 'vet' }],
+      moves: [],
+    });
 
     const { folderId } = await call('export.useFolder', { path: exportDir });
     const exportId = randomUUID();
@@ -263,6 +289,12 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       description: 'Practice system',
     });
     await call('admin.testWebhook', { webhookId: webhook.id });
+    await call('review.mark', { records: [first!.id], conversations: [], reviewed: true });
+    await call('review.saveSettings', { signOff: true });
+    await call('review.signOff', { labelId: second!.id });
+    await call('retention.keep', { labelId: first!.id, keep: true });
+    await call('retention.setSettings', { textDays: 30, audioDays: 7 });
+    await call('retention.removeNow', {});
 
     // A service that echoes the key in its errors: the renderer gets the message, not the key.
     proxy.inject(
@@ -309,6 +341,9 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'labels.transcriptLines': { labelId: first!.id },
       'labels.list': {},
       'labels.patients': { search: '' },
+      'speakers.get': { labelId: first!.id },
+      'speakers.known': { search: 'mar' },
+      'speakers.of': { labelIds: [first!.id, second!.id] },
       'audio.prepare': { labelId: first!.id },
       'audio.waveform': { labelId: first!.id },
       'sync.status': {},
@@ -320,6 +355,13 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'admin.deliveries': { webhookId: webhook.id },
       'admin.apiKeys': {},
       'export.unfinished': {},
+      'review.list': {},
+      'review.count': {},
+      'review.record': { labelId: first!.id },
+      'review.suggestions': { labelId: first!.id },
+      'review.settings': {},
+      'retention.overview': {},
+      'retention.isKept': { labelId: first!.id },
     };
     expect([...Object.keys(readOnly), ...WRITE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
     for (const [channel, input] of Object.entries(readOnly)) {

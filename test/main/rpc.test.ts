@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '../../src/shared/ipc';
-import { AppError } from '../../src/main/errors';
+import { AppError } from '../../src/main/base/errors';
 import { createRpcRouter, type RpcHandlers } from '../../src/main/rpc';
 
 const calls: unknown[] = [];
@@ -58,6 +58,12 @@ describe('the RPC router', () => {
     ['accounts.list', null, 'the input'],
     ['accounts.list', { surprise: 1 }, 'surprise'],
     ['app.openExternal', { url: 'x'.repeat(3000) }, 'url'],
+    // Ids that go into the service's paths: a dot segment would reach another path.
+    ['conversations.get', { deviceId: '..', conversationId: 'c1' }, 'deviceId'],
+    ['conversations.get', { deviceId: 'hub-1', conversationId: '..' }, 'conversationId'],
+    ['conversations.follow', { deviceId: 'hub-1', conversationId: '.' }, 'conversationId'],
+    ['conversations.get', { deviceId: 'hub-1', conversationId: 'a/b' }, 'conversationId'],
+    ['hub.minutes', { deviceId: '.', startMs: 0, endMs: 1 }, 'deviceId'],
   ])(
     'rejects invalid input to %s, naming the field, without calling the handler',
     async (channel, input, field) => {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -68,6 +68,21 @@ function connect(
   });
 }
 
+/** Whether a TCP connection to `address`:`port` opens (false when it is refused or fails). */
+const reaches = (address: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = netConnect({ host: address, port, timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
 /** Sends a request and resolves with the answer carrying its id (events on the socket are skipped). */
 const call = (ws: WebSocket, message: { id: number; channel: string; input: unknown }) =>
   new Promise<unknown>((resolve) => {
@@ -107,10 +122,18 @@ afterAll(async () => {
 });
 
 describe('the browser shell', () => {
-  it('listens on loopback only, with a long random token in its address', () => {
+  it('listens on loopback only, with a long random token in its address', async () => {
     const url = new URL(shell.url);
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.searchParams.get('token')!.length).toBeGreaterThanOrEqual(43);
+    // The socket itself: bound to 127.0.0.1, not to every address. 127.0.0.2 is this machine
+    // too, and reaches a server on the wildcard address; so do the machine's network addresses.
+    const elsewhere = Object.values(networkInterfaces())
+      .flat()
+      .flatMap((found) => (found && !found.internal ? [found.address] : []));
+    expect(await reaches('127.0.0.1', shell.port)).toBe(true);
+    for (const address of ['127.0.0.2', ...elsewhere])
+      expect(await reaches(address, shell.port), address).toBe(false);
   });
 
   it('sets no cookie (every server on 127.0.0.1 would receive it): the page keeps the token', async () => {
@@ -208,7 +231,7 @@ describe('the browser shell', () => {
 });
 
 /** A raw HTTP/1.1 request, byte for byte: resolves with its status line. */
-function raw(request: string): Promise<string> {
+function raw(request: string | Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = netConnect(shell.port, '127.0.0.1', () => socket.write(request));
     let answer = '';
@@ -237,6 +260,27 @@ describe('the browser shell under hostile input (issue 19)', () => {
     expect(
       await raw(`GET //[?token=${token} HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`),
     ).toBe('HTTP/1.1 400 Bad Request');
+    await stillServes();
+  });
+
+  it('refuses a token of other characters (same length, other bytes) with 401, and goes on', async () => {
+    // As long as the token in UTF-16 units, longer in bytes: "é" is one unit and two bytes.
+    const offered = `é${token.slice(1)}`;
+    const upgrade = [
+      'GET /rpc HTTP/1.1',
+      `Host: 127.0.0.1:${shell.port}`,
+      `Origin: ${origin()}`,
+      'Connection: Upgrade',
+      'Upgrade: websocket',
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      `Sec-WebSocket-Protocol: ${SHELL_RPC_PROTOCOL}, ${SHELL_TOKEN_PROTOCOL_PREFIX}${offered}`,
+      '',
+      '',
+    ].join('\r\n');
+    // The header goes out as Latin-1, as Node reads it: "é" arrives as one character.
+    expect(await raw(Buffer.from(upgrade, 'latin1'))).toBe('HTTP/1.1 401 Unauthorized');
+    expect((await get(`/?token=${encodeURIComponent(offered)}`)).status).toBe(401);
     await stillServes();
   });
 

@@ -1,14 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Identity } from '../../src/shared/api';
 import type { AccountSummary, DiagnosticsReport, IpcError, IpcResult } from '../../src/shared/ipc';
-import { withFake } from './fake-earmark';
+import { AccountScreenStore } from '../../src/renderer/src/lib/account-screen.svelte';
+import { AccountsStore } from '../../src/renderer/src/lib/accounts.svelte';
+import { FakeEarmark, settle } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/account-screen.svelte'),
-);
-const { AccountScreenState } = module;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const revoked: IpcError = { kind: 'key_revoked', message: 'This API key was revoked.' };
 const offline: IpcError = { kind: 'offline', message: 'The service could not be reached.' };
 const identity: Identity = {
@@ -26,10 +22,11 @@ const report: DiagnosticsReport = {
 };
 
 describe('the account section of Settings', () => {
-  let screen: InstanceType<typeof AccountScreenState>;
+  let fake: FakeEarmark;
+  let screen: AccountScreenStore;
   beforeEach(() => {
-    fake.calls.length = 0;
-    screen = new AccountScreenState();
+    fake = new FakeEarmark();
+    screen = new AccountScreenStore(fake, new AccountsStore(fake));
   });
 
   it('asks the service about the key shown, and says a refusal of the key as the key’s problem', async () => {

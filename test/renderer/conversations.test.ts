@@ -1,14 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/shared/api';
-import type { ConversationSummary, Sourced } from '../../src/shared/ipc';
-import { withFake, type FakeEarmark } from './fake-earmark';
+import type { ConversationSummary } from '../../src/shared/ipc';
+import { ConversationsStore, keyOf } from '../../src/renderer/src/lib/conversations.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/conversations.svelte'),
-);
-const { ConversationsStore, keyOf } = module;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const HOUR = 3_600_000;
 const day = Date.UTC(2026, 10, 23);
 
@@ -41,11 +36,6 @@ const summary = (
   patient: null,
   createdHere: false,
 });
-const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
-  value,
-  source,
-  fetchedAt: source === 'cache' ? '2026-11-24T10:00:00.000Z' : new Date().toISOString(),
-});
 
 function serveList(
   target: FakeEarmark,
@@ -67,13 +57,14 @@ function serveList(
 }
 
 describe('the Conversations store', () => {
-  let store: InstanceType<typeof ConversationsStore>;
+  let fake: FakeEarmark;
+  let store: ConversationsStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
     fake.handle('devices.list', () =>
       sourced([{ value: 'hub-1', displayName: 'Consult Room 1', serial: 'S1' }]),
     );
-    store = new ConversationsStore();
+    store = new ConversationsStore(fake);
   });
 
   it('groups the rows by clinic-local day, newest first, and sets apart those without a time', async () => {
@@ -129,7 +120,7 @@ describe('the Conversations store', () => {
     expect(store.items).toHaveLength(2);
     expect(store.hasMore).toBe(false);
     expect(store.source).toBe('cache');
-    expect(store.fetchedAt).toBe('2026-11-24T10:00:00.000Z');
+    expect(store.fetchedAt).toBe('2026-11-24T08:00:00.000Z');
   });
 
   it('completes a conversation and follows it through main until it is final', async () => {
@@ -190,5 +181,37 @@ describe('the Conversations store', () => {
     await store.findRecord(store.items[1]!);
     expect(store.records[keyOf(store.items[1]!.conversation)]).toEqual({ state: 'none' });
     expect(fake.callsOf('conversations.record')).toHaveLength(1);
+  });
+
+  it('moves through the rows by keyboard in the order shown, opening each, and asks for more at the end', async () => {
+    serveList(fake, [
+      [
+        summary(conversation('a', 'UPLOADED'), day + 9 * HOUR),
+        summary(conversation('b', 'UPLOADED'), day + 30 * HOUR),
+        summary(conversation('c', 'FILTERED'), null),
+      ],
+      [summary(conversation('d', 'UPLOADED'), day + HOUR)],
+    ]);
+    store.attach('account-1');
+    await settle();
+    const key = (name: string) => keyOf(conversation(name, 'UPLOADED'));
+    // Newest day first, then the rows without a time; the first row takes the focus.
+    expect(store.ordered.map((s) => s.conversation.conversationId)).toEqual(['b', 'a', 'c']);
+    expect(store.tabStop).toBe(key('b'));
+    expect(store.key('ArrowDown')).toEqual({ focus: key('a') });
+    expect([store.selectedKey, store.activeKey]).toEqual([key('a'), key('a')]);
+    expect(store.key('Escape')).toEqual({ focus: null });
+    expect([store.selectedKey, store.activeKey]).toEqual([null, key('a')]);
+    expect(store.key('Escape')).toBeNull(); // nothing open: not the list's key
+    expect(store.key('Enter')).toEqual({ focus: key('a') });
+    expect(store.key('ArrowUp')).toEqual({ focus: key('b') });
+    expect(store.key('ArrowUp')).toEqual({ focus: key('b') }); // stays at the top
+    expect(store.key('x')).toBeNull();
+    expect(fake.callsOf('conversations.list')).toHaveLength(1);
+    expect(store.key('End')).toEqual({ focus: key('c') });
+    await settle();
+    expect(fake.callsOf('conversations.list')).toHaveLength(2);
+    expect(store.ordered.map((s) => s.conversation.conversationId)).toEqual(['b', 'a', 'd', 'c']);
+    expect(store.key('Home')).toEqual({ focus: key('b') });
   });
 });

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CopyFeedback } from '../../src/renderer/src/lib/copy-feedback.svelte';
+import { CopyFeedbackStore } from '../../src/renderer/src/lib/copy-feedback.svelte';
 
 describe('the outcome of a copy', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
   it('says what was copied, or why not, then clears after a few seconds', async () => {
-    const feedback = new CopyFeedback();
+    const feedback = new CopyFeedbackStore();
     await feedback.copy(async () => undefined, 'Copied.', 'Could not copy');
     expect(feedback.message).toEqual({ ok: true, text: 'Copied.' });
     await vi.advanceTimersByTimeAsync(4000);

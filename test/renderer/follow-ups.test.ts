@@ -1,21 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Task, TaskBoard } from '../../src/shared/api';
-import type { BoardView, Sourced } from '../../src/shared/ipc';
-import { withFake } from './fake-earmark';
+import type { BoardView } from '../../src/shared/ipc';
+import { FollowUpsStore } from '../../src/renderer/src/lib/follow-ups.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/follow-ups.svelte'),
-);
-const { FollowUpsState } = module;
-
-const settle = async () => {
-  for (let i = 0; i < 4; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-};
-const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
-  value,
-  source,
-  fetchedAt: '2026-11-24T08:00:00.000Z',
-});
 const board = (id: string): TaskBoard => ({
   id,
   name: `Board ${id}`,
@@ -51,14 +39,15 @@ const view = (boardId: string, tasks: Task[]): BoardView => ({
 });
 
 describe('the Follow-ups store', () => {
-  let store: InstanceType<typeof FollowUpsState>;
+  let fake: FakeEarmark;
+  let store: FollowUpsStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
     fake.handle('followUps.boards', () => sourced([board('b-1'), board('b-2')], 'cache'));
     fake.handle('followUps.board', ({ boardId }) =>
       sourced(view(boardId, [task(`${boardId}-t1`, boardId)])),
     );
-    store = new FollowUpsState();
+    store = new FollowUpsStore(fake);
   });
 
   it('reads the boards (saying they are the cache’s) and opens the first', async () => {
@@ -157,5 +146,36 @@ describe('the Follow-ups store', () => {
     await store.moveTask('b-1-t1', 'todo');
     expect(store.moveError?.message).toBe('The board changed.');
     expect(store.view?.tasks[0]?.statusId).toBe('done');
+  });
+
+  it('says what the board shows: tasks by the filter, counts, its columns, strays and visits', async () => {
+    fake.handle('followUps.board', ({ boardId }) =>
+      sourced({
+        ...view(boardId, [
+          task('t-1', boardId, { groupKey: 'visit-a' }),
+          task('t-2', boardId, { statusId: 'done', groupKey: 'visit-a' }),
+          task('t-3', boardId, { statusId: 'gone', groupKey: '' }),
+        ]),
+        comments: { 't-1': [] },
+      }),
+    );
+    store.attach('account-1');
+    await settle();
+    expect(store.cached).toBe(true); // the board list came from the cache
+    expect(store.categoryCounts).toEqual({ open: 2, done: 1, all: 3 });
+    expect(store.countsByStatus).toEqual({ todo: 1, done: 1, gone: 1 });
+    // Open: a status the board no longer has counts as open, and is shown apart.
+    expect(store.shown.map((t) => t.id)).toEqual(['t-1', 't-3']);
+    expect(store.columns.map((s) => s.id)).toEqual(['todo']);
+    expect(store.strays.map((t) => t.id)).toEqual(['t-3']);
+    store.filter = 'done';
+    expect(store.columns.map((s) => s.id)).toEqual(['done']);
+    expect(store.tasksIn('done').map((t) => t.id)).toEqual(['t-2']);
+    store.filter = 'all';
+    expect(store.visits.map((v) => [v.groupKey, v.tasks.map((t) => t.id)])).toEqual([
+      ['visit-a', ['t-1', 't-2']],
+      ['', ['t-3']],
+    ]);
+    expect(store.commentCount('t-1')).toBe(0);
   });
 });

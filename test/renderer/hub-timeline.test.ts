@@ -1,25 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation, TimelineMinute } from '../../src/shared/api';
-import type { Sourced } from '../../src/shared/ipc';
 import { dayRange, localDate, type ConversationBand } from '../../src/shared/timeline';
 import { CLINIC_TIME_ZONE } from '../../src/renderer/src/lib/clinic-time';
-import { withFake } from './fake-earmark';
+import type { Sourced } from '../../src/shared/ipc';
+import { HubTimelineStore } from '../../src/renderer/src/lib/hub-timeline.svelte';
+import { timelineKey } from '../../src/renderer/src/lib/timeline-keys';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/hub-timeline.svelte'),
-);
-const { HubTimelineState } = module;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const MINUTE = 60_000;
 const today = dayRange(localDate(Date.now(), CLINIC_TIME_ZONE), CLINIC_TIME_ZONE);
 const at = (minute: number) => today.startMs + minute * MINUTE;
 
-const sourced = <T>(value: T, source: 'service' | 'cache' = 'service'): Sourced<T> => ({
-  value,
-  source,
-  fetchedAt: new Date().toISOString(),
-});
 const speech = (minute: number): TimelineMinute => ({
   minuteStartMs: at(minute),
   vadIsSilent: false,
@@ -54,9 +45,11 @@ const conversation = (id: string, status: Conversation['status'], labelId?: stri
   }) satisfies Conversation;
 
 describe('the hub timeline store', () => {
-  let store: InstanceType<typeof HubTimelineState>;
+  let fake: FakeEarmark;
+  let store: HubTimelineStore;
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
+    fake.handle('speakers.of', () => []);
     fake.handle('devices.list', () =>
       sourced([
         { value: 'hub-1', displayName: 'Consult Room 1', serial: 'S1' },
@@ -67,7 +60,7 @@ describe('the hub timeline store', () => {
       sourced({ deviceId, startMs, endMs, minutes: deviceId === 'hub-1' ? MINUTES : [] }),
     );
     fake.handle('hub.bands', () => sourced([band(600, 606)]));
-    store = new HubTimelineState();
+    store = new HubTimelineStore(fake);
   });
 
   it('loads the first device’s day with its bands; a consult a band covers is shown as it', async () => {
@@ -82,6 +75,27 @@ describe('the hub timeline store', () => {
       [at(600), at(606), 'c-600'],
       [at(700), at(706), null],
     ]);
+  });
+
+  it('says who spoke in a band’s record where the speakers are named', async () => {
+    fake.handle('speakers.of', ({ labelIds }) =>
+      labelIds.includes('label-600')
+        ? [
+            {
+              labelId: 'label-600',
+              speakers: [
+                { label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' as const },
+                { label: 'Speaker 2', name: 'Mrs Patel', role: null },
+              ],
+            },
+          ]
+        : [],
+    );
+    await store.loadDevices();
+    await settle();
+    expect(fake.callsOf('speakers.of')).toEqual([{ labelIds: ['label-600'] }]);
+    expect(store.spoken.of(store.bands[0]!.labelId)).toBe('Dr Marsh (vet), Mrs Patel');
+    expect(store.spoken.of(band(700, 706).labelId)).toBeNull();
   });
 
   it('keeps the selection when the screen comes back to the same day, and drops it on another', async () => {
@@ -281,5 +295,53 @@ describe('the hub timeline store', () => {
     expect(store.range).toMatchObject({ startMs: at(600), endMs: at(690), capped: true });
     store.step(-1, true);
     expect(store.range?.capped).toBe(false);
+  });
+
+  it('takes the timeline’s keys: minutes and hours, Shift selecting, consults, zoom, Enter and Escape', async () => {
+    await store.loadDevices();
+    await settle();
+    fake.handle('hub.preview', ({ startMs, endMs }) => ({
+      totalMinutes: (endMs - startMs) / MINUTE,
+      speechMinutes: 0,
+      silentMinutes: 0,
+    }));
+    const press = (key: string, shift = false, offline = false) =>
+      timelineKey(store, key, { shift, offline });
+    expect(press('a')).toBe(false);
+    expect(press('Home')).toBe(true);
+    expect(store.cursorMs).toBe(at(0));
+    press('ArrowRight');
+    press('PageDown');
+    expect(store.cursorMs).toBe(at(61));
+    press('ArrowRight', true);
+    press('ArrowRight', true);
+    expect(store.range).toMatchObject({ startMs: at(61), endMs: at(64) });
+    await settle();
+    expect(fake.callsOf('hub.preview').at(-1)).toMatchObject({ startMs: at(61), endMs: at(64) });
+    press('Escape');
+    expect(store.range).toBeNull();
+    // ] picks the next open consult after the cursor; the one a band covers is skipped.
+    press(']');
+    expect(store.range).toMatchObject({ startMs: at(700), endMs: at(706) });
+    expect(store.cursorMs).toBe(at(700));
+    press('[');
+    expect(store.range).toMatchObject({ startMs: at(700), endMs: at(706) });
+    // Enter creates, except offline.
+    fake.handle('hub.create', () => ({ success: false, message: 'No.' }));
+    press('Enter', false, true);
+    expect(fake.callsOf('hub.create')).toEqual([]);
+    press('Enter');
+    await settle();
+    expect(fake.callsOf('hub.create')).toHaveLength(1);
+    // ? shows the shortcuts, Escape closes them first and keeps the selection.
+    press('?');
+    expect(store.shortcutsShown).toBe(true);
+    press('Escape');
+    expect([store.shortcutsShown, store.range !== null]).toEqual([false, true]);
+    const before = store.view.endMs - store.view.startMs;
+    press('+');
+    expect(store.view.endMs - store.view.startMs).toBeLessThan(before);
+    press('-');
+    expect(store.view.endMs - store.view.startMs).toBe(before);
   });
 });

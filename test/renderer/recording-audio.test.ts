@@ -1,16 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PreparedAudio, Waveform } from '../../src/shared/ipc';
-import { withFake } from './fake-earmark';
-
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/recording-audio.svelte'),
-);
-const { RecordingAudio } = module;
+import type { IpcResult, PreparedAudio, Waveform } from '../../src/shared/ipc';
+import { RecordingAudioStore } from '../../src/renderer/src/lib/recording-audio.svelte';
+import { FakeEarmark } from './support';
 
 const BYTES = 1000;
-const prepared = (waveform: Waveform | null): PreparedAudio => ({
-  labelId: 'label-1',
-  mediaUrl: '/media/label-1',
+const prepared = (waveform: Waveform | null, labelId = 'label-1'): PreparedAudio => ({
+  labelId,
+  mediaUrl: `/media/${labelId}`,
   contentType: 'audio/wav',
   bytes: BYTES,
   buffered: [[0, 100]],
@@ -18,6 +14,9 @@ const prepared = (waveform: Waveform | null): PreparedAudio => ({
   waveform,
 });
 const waveform = (level: number): Waveform => ({ peaks: [[level], [level]], duration: 5400 });
+const offline = { kind: 'offline' as const, message: 'The clinic service cannot be reached.' };
+
+let fake: FakeEarmark;
 const progress = (labelId: string, bytesDone: number) =>
   fake.emit('audio.progress', {
     labelId,
@@ -28,7 +27,7 @@ const progress = (labelId: string, bytesDone: number) =>
 
 describe('a player’s audio', () => {
   beforeEach(() => {
-    fake.calls.length = 0;
+    fake = new FakeEarmark();
     vi.useFakeTimers();
   });
   afterEach(() => vi.useRealTimers());
@@ -36,7 +35,7 @@ describe('a player’s audio', () => {
   it('follows what is on this computer, and asks for the waveform again at most once a second', async () => {
     fake.handle('audio.prepare', () => prepared(waveform(0.1)));
     fake.handle('audio.waveform', () => waveform(0.5));
-    const audio = new RecordingAudio();
+    const audio = new RecordingAudioStore(fake);
     const stop = audio.open('label-1');
     await vi.advanceTimersByTimeAsync(0);
     expect(audio.bufferedShare).toBeCloseTo(0.1);
@@ -61,24 +60,49 @@ describe('a player’s audio', () => {
     expect(fake.callsOf('audio.waveform')).toHaveLength(2);
   });
 
-  it('says when the service could not be reached (to try again), and drops a late answer for a recording left', async () => {
-    fake.fail('audio.prepare', {
-      kind: 'offline',
-      message: 'The clinic service cannot be reached.',
-    });
-    const audio = new RecordingAudio();
-    audio.open('label-1')();
-    const next = audio.open('label-2');
+  it('says when the service could not be reached, and prepares again when asked', async () => {
+    fake.fail('audio.prepare', offline);
+    const audio = new RecordingAudioStore(fake);
+    const stop = audio.open('label-1');
     await vi.advanceTimersByTimeAsync(0);
     expect(audio.unreachable).toBe(true);
-    fake.handle('audio.prepare', ({ labelId }) => ({
-      ...prepared(null),
-      mediaUrl: `/media/${labelId}`,
-    }));
-    next();
-    audio.open('label-3');
+    expect(audio.prepared).toBeNull();
+    stop();
+    fake.handle('audio.prepare', ({ labelId }) => prepared(null, labelId));
+    audio.open('label-1');
     await vi.advanceTimersByTimeAsync(0);
     expect(audio.unreachable).toBe(false);
-    expect(audio.prepared?.mediaUrl).toBe('/media/label-3');
+    expect(audio.prepared?.mediaUrl).toBe('/media/label-1');
+  });
+
+  it('drops a late answer for a recording left, whatever it says', async () => {
+    // Each recording's answer is held until the test gives it.
+    const answers = new Map<string, (result: IpcResult<PreparedAudio>) => void>();
+    fake.answer('audio.prepare', ({ labelId }) => new Promise((r) => answers.set(labelId, r)));
+    const audio = new RecordingAudioStore(fake);
+    audio.open('label-1')();
+    audio.open('label-2')();
+    const third = audio.open('label-3');
+    await vi.advanceTimersByTimeAsync(0);
+    // The one shown answers: it could not be reached.
+    answers.get('label-3')!({ ok: false, error: offline });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(audio.unreachable).toBe(true);
+    // A recording left answers late, with its audio: it is not this one's.
+    answers.get('label-1')!({ ok: true, value: prepared(null, 'label-1') });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(audio.prepared).toBeNull();
+    expect(audio.unreachable).toBe(true);
+    third();
+    // The other way round: the one shown has its audio, a late refusal of one left changes nothing.
+    const fourth = audio.open('label-4');
+    await vi.advanceTimersByTimeAsync(0);
+    answers.get('label-4')!({ ok: true, value: prepared(null, 'label-4') });
+    await vi.advanceTimersByTimeAsync(0);
+    answers.get('label-2')!({ ok: false, error: offline });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(audio.error).toBeNull();
+    expect(audio.prepared?.mediaUrl).toBe('/media/label-4');
+    fourth();
   });
 });

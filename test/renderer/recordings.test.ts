@@ -1,17 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import type { ChannelInput, LabelPage, Sourced } from '../../src/shared/ipc';
 import { DEFAULT_FILTERS } from '../../src/shared/label-filter';
-import { withFake } from './fake-earmark';
+import { PAGE_SIZE, RecordingsStore } from '../../src/renderer/src/lib/recordings.svelte';
+import { FakeEarmark, settle, sourced } from './support';
 
-const { fake, module } = await withFake(
-  () => import('../../src/renderer/src/lib/recordings.svelte'),
-);
-const { RecordingsState, PAGE_SIZE } = module;
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-};
 const label = (n: number, patient = 'Bella'): Label => ({
   id: `label-${n}`,
   type: 'HubMic',
@@ -28,18 +21,17 @@ const page = (offset: number, total: number, patient?: string): LabelPage => ({
   ),
   total,
 });
-const sourced = (value: LabelPage, source: 'service' | 'cache'): Sourced<LabelPage> => ({
-  value,
-  source,
-  fetchedAt: '2026-11-24T08:00:00.000Z',
-});
 type Asked = ChannelInput<'labels.list'>;
 
 describe('the Recordings store', () => {
-  let store: InstanceType<typeof RecordingsState>;
+  let fake: FakeEarmark;
+  /** What the connection store would say: online unless a test says not. */
+  let connection: { offline: boolean };
+  let store: RecordingsStore;
   beforeEach(() => {
-    fake.calls.length = 0;
-    store = new RecordingsState();
+    fake = new FakeEarmark();
+    connection = { offline: false };
+    store = new RecordingsStore(fake, connection);
   });
 
   it('paints the cache’s page first, then the service’s answer replaces it', async () => {
@@ -161,5 +153,70 @@ describe('the Recordings store', () => {
     expect(store.rowAt(0)?.patient?.name).toBe('Cached');
     expect(store.source).toBe('cache');
     expect(store.error).toBeNull();
+  });
+
+  it('offline, takes the pages past the first from the cache alone', async () => {
+    connection.offline = true;
+    fake.handle('labels.list', (asked: Asked) => sourced(page(asked.offset ?? 0, 250), 'cache'));
+    store.attach('account-1');
+    store.want([0, 1, 2]);
+    await settle();
+    expect(store.rowAt(249)?.id).toBe('label-249');
+    const askedOfService = fake.callsOf('labels.list').filter((a) => a.source === 'service');
+    expect(askedOfService.map((a) => a.offset)).toEqual([0]);
+    expect(store.offlineCopy).toBe(true);
+  });
+
+  describe('its filters', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+      fake.handle('labels.list', (asked: Asked) => sourced(page(asked.offset ?? 0, 3), 'cache'));
+      store.attach('account-1');
+    });
+    afterEach(() => vi.useRealTimers());
+    const asked = () => fake.callsOf('labels.list').filter((a) => a.source === 'service');
+
+    it('follows the patient box once typing pauses, and not for the same patient again', async () => {
+      store.typePatient('Be');
+      store.typePatient('Bella');
+      await vi.advanceTimersByTimeAsync(299);
+      expect(store.filters.patient).toBe('');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(store.filters.patient).toBe('Bella');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(asked().at(-1)).toMatchObject({ patientSearch: 'Bella' });
+      const calls = asked().length;
+      store.typePatient('Bella ');
+      await vi.advanceTimersByTimeAsync(300);
+      expect(asked()).toHaveLength(calls);
+    });
+
+    it('clears every filter but the order, and drops a patient still being typed', async () => {
+      store.sortBy('Patient');
+      store.setFilters({ ...store.filters, types: ['HubMic'], fromDate: '2026-11-01' });
+      store.typePatient('Bel');
+      store.clearFilters();
+      await vi.advanceTimersByTimeAsync(300);
+      expect(store.filters).toEqual({ ...DEFAULT_FILTERS, sort: 'Patient', descending: false });
+      expect(store.patientText).toBe('');
+    });
+
+    it('leaving the screen drops a patient still being typed; the box shows the filter again', async () => {
+      store.typePatient('Bella');
+      await vi.advanceTimersByTimeAsync(300);
+      store.typePatient('Bellam');
+      store.detach();
+      await vi.advanceTimersByTimeAsync(300);
+      expect([store.filters.patient, store.patientText]).toEqual(['Bella', 'Bella']);
+    });
+
+    it('sorts by a column: its own turns round, another starts with its natural order', () => {
+      expect(store.sortOf('FromTime')).toBe('descending'); // newest first
+      expect(store.sortOf('Patient')).toBe('none');
+      store.sortBy('FromTime');
+      expect(store.sortOf('FromTime')).toBe('ascending');
+      store.sortBy('Patient');
+      expect([store.sortOf('Patient'), store.sortOf('FromTime')]).toEqual(['ascending', 'none']);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,23 +8,51 @@ import {
   distribution,
   installCommand,
   missingPrerequisites,
+  processRights,
 } from '../../scripts/test-prerequisites';
 import { findOnPath } from '../../src/main/web/executables';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('what npm test needs', () => {
-  it('names what is missing: Chromium everywhere, the Secret Service programs on Linux', () => {
+  it('names what is missing: Chromium and ffmpeg everywhere; on Linux the Secret Service programs, the right to mount, and chattr for root', () => {
     const empty = { PATH: '/nonexistent' };
-    expect(missingPrerequisites(empty, 'linux')).toEqual([
+    const user = { root: false, canMount: () => false };
+    const root = { root: true, canMount: () => true };
+    expect(missingPrerequisites(empty, 'linux', user)).toEqual([
       'chromium',
       'dbus-run-session',
       'gnome-keyring-daemon',
+      'ffmpeg',
+      'mount',
     ]);
-    expect(missingPrerequisites(empty, 'darwin')).toEqual(['chromium']);
-    expect(missingPrerequisites({ ...empty, CHROMIUM_PATH: process.execPath }, 'darwin')).toEqual(
-      [],
-    );
+    // Root can mount, but only with mount on the PATH; and needs chattr for a read-only folder.
+    expect(missingPrerequisites(empty, 'linux', root)).toEqual([
+      'chromium',
+      'dbus-run-session',
+      'gnome-keyring-daemon',
+      'ffmpeg',
+      'chattr',
+      'mount',
+    ]);
+    expect(missingPrerequisites(empty, 'darwin', user)).toEqual(['chromium', 'ffmpeg']);
+    const bin = mkdtempSync(join(tmpdir(), 'earmark-ffmpeg-path-'));
+    try {
+      for (const program of [
+        'ffmpeg',
+        'chattr',
+        'mount',
+        'dbus-run-session',
+        'gnome-keyring-daemon',
+      ])
+        symlinkSync(process.execPath, join(bin, program));
+      const equipped = { PATH: bin, CHROMIUM_PATH: process.execPath };
+      expect(missingPrerequisites(equipped, 'darwin', user)).toEqual([]);
+      expect(missingPrerequisites(equipped, 'linux', root)).toEqual([]);
+      expect(missingPrerequisites(equipped, 'linux', user)).toEqual(['mount']);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('reads the distribution family from os-release', () => {
@@ -54,6 +82,21 @@ describe('what npm test needs', () => {
       installCommand(['chromium'], { platform: 'darwin', distribution: 'unknown', root: false }),
     ).toContain('CHROMIUM_PATH');
   });
+
+  it('installs ffmpeg and chattr from Debian, and says how to get the right to mount', () => {
+    expect(
+      installCommand(['ffmpeg', 'chattr', 'mount'], {
+        platform: 'linux',
+        distribution: 'debian',
+        root: true,
+      }),
+    ).toBe(
+      'apt-get update && apt-get install -y --no-install-recommends ffmpeg e2fsprogs; then run npm test as root, or in a container with CAP_SYS_ADMIN (as .ci/run does)',
+    );
+    expect(
+      installCommand(['mount'], { platform: 'linux', distribution: 'fedora', root: false }),
+    ).toBe('run npm test as root, or in a container with CAP_SYS_ADMIN (as .ci/run does)');
+  });
 });
 
 describe('the README test command on a machine without Chromium or a Secret Service', () => {
@@ -74,9 +117,17 @@ describe('the README test command on a machine without Chromium or a Secret Serv
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('npm test runs every test, and this machine lacks Chromium');
-    const root_ = process.getuid?.() === 0;
+    // The command for this system, whatever it is: what a bare PATH lacks, as it installs here.
+    const rights = processRights();
+    const missing = missingPrerequisites(bare, process.platform, rights);
+    expect(missing).toContain('chromium');
+    const osRelease = existsSync('/etc/os-release') ? readFileSync('/etc/os-release', 'utf8') : '';
     expect(result.stderr).toContain(
-      `${root_ ? '' : 'sudo '}apt-get install -y --no-install-recommends chromium dbus-daemon dbus-user-session gnome-keyring`,
+      installCommand(missing, {
+        platform: process.platform,
+        distribution: distribution(osRelease),
+        root: rights.root,
+      }),
     );
     expect(result.stderr).toContain('EARMARK_ALLOW_SKIPS=1 npm test');
     // Nothing after the check ran: no typecheck, no build.

@@ -7,6 +7,10 @@ import {
   startService,
   type RunningService,
 } from './harness';
+import {
+  LOGIN_FAILURES_PER_ADDRESS,
+  LOGIN_FAILURES_PER_EMAIL,
+} from '../../src/service/routes/auth';
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -252,7 +256,8 @@ describe('user session by cookie', () => {
   it('checks passwords off the event loop: /auth/me is answered while logins hash', async () => {
     const { primary, admin } = svc.credentials;
     const done: string[] = [];
-    const logins = Array.from({ length: 8 }, () =>
+    // As many as may run at once for one e-mail (more would be refused before hashing).
+    const logins = Array.from({ length: LOGIN_FAILURES_PER_EMAIL.requests }, () =>
       login({ email: admin.email, password: admin.password }).then((response) => {
         done.push('login');
         return response;
@@ -266,5 +271,41 @@ describe('user session by cookie', () => {
     expect((await Promise.all(logins)).every((r) => r.status === 200)).toBe(true);
     // Hashing on the event loop would answer /auth/me only after every login before it.
     expect(done.indexOf('me')).toBeLessThan(done.length - 1);
+  });
+});
+
+describe('the login throttle under parallel guesses', () => {
+  let own: RunningService;
+  beforeAll(async () => {
+    own = await startService();
+  });
+  afterAll(() => own.dispose());
+
+  const login = (email: string, password: string) =>
+    own.call('/auth/login', { method: 'POST', json: { email, password } });
+
+  it('counts each guess before its hash: at most the limit get 401, the rest 429', async () => {
+    const { email } = own.credentials.admin;
+    // All sent at once: every one arrives while the first is still hashing.
+    const statuses = (
+      await Promise.all(Array.from({ length: 15 }, (_, i) => login(email, `guess ${i}`)))
+    ).map((response) => response.status);
+    const refused = statuses.filter((status) => status === 401).length;
+    expect(refused).toBe(LOGIN_FAILURES_PER_EMAIL.requests);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15 - refused);
+  });
+
+  it('counts parallel guesses at many e-mails against the address', async () => {
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: LOGIN_FAILURES_PER_ADDRESS.requests + 10 }, (_, i) =>
+          login(`nobody-${i}@example.com`, 'x'),
+        ),
+      )
+    ).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(
+      LOGIN_FAILURES_PER_ADDRESS.requests,
+    );
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(10);
   });
 });

@@ -326,6 +326,7 @@ describe('invalid flags', () => {
     [['--seed', 'scale:0'], '"scale:0"'],
     [['--port', 'abc'], '"abc"'],
     [['--processing-ms', '1.5'], '"1.5"'],
+    [['--clock', 'yesterday'], '"yesterday"'],
   ])(
     '%j exits non-zero naming the bad value',
     async (flags, named) => {

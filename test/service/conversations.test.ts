@@ -16,6 +16,7 @@ import {
   startService,
   type RunningService,
 } from './harness';
+import { until } from './poll';
 import { describeRange } from '../../src/service/hub/conversations';
 
 let svc: RunningService;
@@ -66,18 +67,6 @@ const detail = async (conversationId: string, deviceId = device) =>
 const complete = (conversationId: string, deviceId = device) =>
   svc.call(`/hub/conversations/${deviceId}/${conversationId}/complete`, { key, method: 'POST' });
 
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 const terminal = (c: Conversation) => ['UPLOADED', 'FILTERED', 'FAILED'].includes(c.status);
 
 describe('describeRange (times in refusal messages)', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS, type CreateConversationResponse, type EventType } from '../../src/shared/api';
 import { DEMO_DEVICES, baseMinute, hubMinute, startService, type RunningService } from './harness';
+import { until } from './poll';
 
 let svc: RunningService;
 const BASE = baseMinute(2);
@@ -16,11 +17,13 @@ beforeAll(async () => {
 afterAll(() => svc.dispose());
 
 const types = () => svc.service.events.since(0).map((e) => e.type);
-async function waitFor(type: EventType, count: number) {
-  const deadline = Date.now() + 5000;
-  while (types().filter((t) => t === type).length < count && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 20));
-}
+/** Resolves once `count` events of `type` are logged; fails after 5 s. */
+const waitFor = (type: EventType, count: number) =>
+  until(
+    () => types().filter((t) => t === type).length,
+    (logged) => logged >= count,
+    5000,
+  );
 
 describe('the durable event log (seed §6.1)', () => {
   it('records every kind of label and conversation event with evt_ ids, in order, durably', async () => {

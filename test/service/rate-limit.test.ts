@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService } from '../../src/service/app';
 import { seedIdentity } from '../../src/service/demo/identity-seed';
-import { parseRateLimit } from '../../src/service/http/rate-limit';
+import { MAX_CALLERS, parseRateLimit, RateLimiter } from '../../src/service/http/rate-limit';
 import { launch } from './child-process';
 import { problemOf, startService, type RunningService } from './harness';
 
@@ -42,6 +42,24 @@ describe('rate limits: a token bucket per key', () => {
     clockOffsetMs += 10_000;
     expect((await svc.call('/auth/me', { key })).status).toBe(200);
     expect((await svc.call('/auth/me', { key })).status).toBe(429);
+  });
+
+  it('remembers a bounded number of callers, and still limits the ones it keeps', () => {
+    let nowMs = 0;
+    const limiter = new RateLimiter({ requests: 2, perSeconds: 60 }, () => nowMs);
+    limiter.take('steady');
+    limiter.take('steady');
+    // A flood of new callers (e-mails, addresses) in the same minute.
+    for (let i = 0; i < 3 * MAX_CALLERS; i++) {
+      limiter.take(`caller ${i}`);
+      if (i % 1000 === 0) expect(limiter.take('steady')).toBeGreaterThan(0);
+    }
+    expect(limiter.size).toBeLessThanOrEqual(MAX_CALLERS);
+    // An hour later every bucket is full again: the next sweep drops them all.
+    nowMs += 3_600_000;
+    for (let i = 0; i <= MAX_CALLERS; i++) limiter.take(`later ${i}`);
+    expect(limiter.size).toBeLessThanOrEqual(MAX_CALLERS);
+    expect(limiter.size).toBeGreaterThan(0);
   });
 
   it('parses N/S', () => {

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceEvent } from '../../src/shared/api';
 
-export interface ReceivedDelivery {
+interface ReceivedDelivery {
   headers: IncomingHttpHeaders;
   /** The raw body, exactly as sent. */
   body: string;

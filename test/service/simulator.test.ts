@@ -15,6 +15,8 @@ import {
   type SimulatedDevice,
 } from '../../src/service/hub/simulator';
 import { seededRandom } from '../../src/service/random';
+import { PATIENT_NAMES } from '../../src/service/demo/dialogue';
+import { letterOff } from '../../src/service/demo/transcription';
 
 const HOUR_MS = 60 * MINUTE_MS;
 const bank = new ClipBank('resources');
@@ -199,6 +201,29 @@ describe('simulateDay', () => {
       }
     });
     expect(consults).toBeGreaterThan(100);
+  });
+
+  it('names one patient in each consult, its own, sometimes as a recognizer mishears it', () => {
+    const slips = { lowerCase: 0, letterOff: 0 };
+    forEachDay((device, _dayStart, sim) => {
+      for (const consult of sim.consults) {
+        const heard = sim.minutes
+          .filter((m) => m.minuteMs >= consult.startMs && m.minuteMs < consult.endMs)
+          .map((m) => m.transcript)
+          .join(' ');
+        const patient = consult.patient!;
+        expect(PATIENT_NAMES.map((p) => p.name)).toContain(patient);
+        const others = PATIENT_NAMES.filter(
+          (p) => p.name !== patient && new RegExp(`\\b${p.name}\\b`, 'i').test(heard),
+        );
+        expect(others, `${device.id} ${consult.startMs}`).toEqual([]);
+        if (heard.includes(patient.toLowerCase())) slips.lowerCase++;
+        else if (heard.includes(letterOff(patient))) slips.letterOff++;
+        else expect(heard).toContain(patient);
+      }
+    });
+    expect(slips.lowerCase).toBeGreaterThan(10);
+    expect(slips.letterOff).toBeGreaterThan(10);
   });
 
   it('keeps a device that is off at night silent from 20:00 to 07:00', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICES, startService, type RunningService } from './harness';
 
-/** The service's stores run their SQL through src/node/sql.ts, which prepares each text once. */
+/** The service's stores run their SQL through src/node-common/sql.ts, which prepares each text once. */
 describe('the service', () => {
   let svc: RunningService;
   let prepared: string[];

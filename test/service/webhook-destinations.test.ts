@@ -26,6 +26,17 @@ describe('the webhook destination policy', () => {
     ['fd00::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:7f00:1', false],
+    ['::7f00:1', false], // IPv4-compatible (::/96), 127.0.0.1
+    ['::808:808', false], // IPv4-compatible, even for a public IPv4
+    ['2002:7f00:1::1', false], // 6to4 of 127.0.0.1
+    ['2002:a00:1::', false], // 6to4 of 10.0.0.1
+    ['2002:a9fe:a9fe::1', false], // 6to4 of 169.254.169.254
+    ['2002:808:808::1', true], // 6to4 of 8.8.8.8
+    ['64:ff9b::7f00:1', false], // NAT64
+    ['64:ff9b:1::a00:1', false], // local-use NAT64 (RFC 8215)
+    ['fec0::1', false], // site-local
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false], // Teredo
+    ['2001:db8::1', false], // documentation
     ['8.8.8.8', true],
     ['93.184.216.34', true],
     ['2606:4700:4700::1111', true],
@@ -36,19 +47,29 @@ describe('the webhook destination policy', () => {
   });
 
   it.each([
-    ['http://127.0.0.1:8080/hook', 'is 127.0.0.1'],
-    ['http://[::1]/hook', 'is ::1'],
-    ['http://0x7f.0.0.1/hook', 'is 127.0.0.1'], // hex: the URL parser writes it as a dotted quad
-    ['http://2130706433/hook', 'is 127.0.0.1'], // one number
-    ['http://0177.0.0.1/hook', 'is 127.0.0.1'], // octal
-    ['http://169.254.169.254/latest/meta-data', 'is 169.254.169.254'],
-    ['http://localhost:9/hook', 'not one'],
+    ['http://127.0.0.1:8080/hook', '127.0.0.1 is not public'],
+    ['http://[::1]/hook', '::1 is not public'],
+    ['http://0x7f.0.0.1/hook', '127.0.0.1 is not public'], // hex: the URL parser writes a dotted quad
+    ['http://2130706433/hook', '127.0.0.1 is not public'], // one number
+    ['http://0177.0.0.1/hook', '127.0.0.1 is not public'], // octal
+    ['http://169.254.169.254/latest/meta-data', '169.254.169.254 is not public'],
+    ['http://[2002:a9fe:a9fe::1]/latest/meta-data', '2002:a9fe:a9fe::1 is not public'],
+    ['http://[fec0::1]/hook', 'fec0::1 is not public'],
+    ['http://localhost:9/hook', 'localhost is not public'],
     ['http://metadata.google.internal/', 'cannot be resolved'],
     ['ftp://8.8.8.8/hook', 'must be http or https'],
   ])('refuses %s, naming the rule', async (url, rule) => {
     const refusal = await checkDestination(url, 'public').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(DestinationRefused);
     expect((refusal as Error).message).toContain(rule);
+  });
+
+  it('never names the address a host resolved to', async () => {
+    const refusal = (await checkDestination('http://localhost:9/hook', 'public').catch(
+      (error: unknown) => error,
+    )) as Error;
+    expect(refusal).toBeInstanceOf(DestinationRefused);
+    expect(refusal.message).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
   it('takes a public address, and anything http(s) in the sandbox', async () => {
@@ -74,13 +95,19 @@ describe('webhooks on a service with the default policy', () => {
     await new Promise((resolve) => listener.close(resolve));
   });
 
-  it('refuses to create one for this machine with a 400 naming the rule, and sends nothing', async () => {
+  /** The admin's session cookie: only a session may create webhooks. */
+  const sessionCookie = async () => {
     const { admin } = svc.credentials;
     const login = await svc.call('/auth/login', {
       method: 'POST',
       json: { email: admin.email, password: admin.password },
     });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    return login.headers.get('set-cookie')!.split(';')[0]!;
+  };
+
+  it('refuses to create one for this machine with a 400 naming the rule, and sends nothing', async () => {
+    const { admin } = svc.credentials;
+    const cookie = await sessionCookie();
     const port = (listener.address() as AddressInfo).port;
     for (const url of [`http://127.0.0.1:${port}/hook`, `http://[::1]:${port}/hook`]) {
       const response = await svc.call(`/organizations/${admin.organizationId}/webhooks`, {
@@ -93,6 +120,22 @@ describe('webhooks on a service with the default policy', () => {
       expect(problem.detail).toContain('"url"');
       expect(problem.detail).toContain('only to public addresses');
     }
+    expect(hits).toBe(0);
+  });
+
+  it('says a name is not public without naming the address it resolved to', async () => {
+    const { admin } = svc.credentials;
+    const cookie = await sessionCookie();
+    const port = (listener.address() as AddressInfo).port;
+    const response = await svc.call(`/organizations/${admin.organizationId}/webhooks`, {
+      method: 'POST',
+      headers: { cookie },
+      json: { url: `http://localhost:${port}/hook`, description: 'local by name' },
+    });
+    expect(response.status).toBe(400);
+    const { detail } = await problemOf(response);
+    expect(detail).toContain('localhost is not public');
+    expect(detail).not.toMatch(/127\.0\.0\.1|::1/);
     expect(hits).toBe(0);
   });
 });

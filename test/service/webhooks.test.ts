@@ -12,7 +12,7 @@ import {
 import { outcomeOf } from '../../src/service/webhooks/dispatcher';
 import { verifySignature } from '../../src/service/webhooks/signature';
 import { problemOf, startService, type RunningService } from './harness';
-import { until, sleep } from './poll';
+import { until } from './poll';
 import { startReceiver, type Answer, type Receiver } from './receiver';
 
 const BACKOFF_MS = [50, 100, 150, 200, 250];
@@ -71,6 +71,17 @@ async function createTasks(count: number): Promise<string[]> {
 
 const deliveries = async (webhookId: string) =>
   (await (await svc.call(`${hooks()}/${webhookId}/deliveries`, { key })).json()) as Delivery[];
+
+/**
+ * Resolves once the service has nothing left to send the webhook (every event logged so far
+ * fanned out, nothing queued or under way); fails after 10 s. After it, no delivery arrives until
+ * a new event is logged: what a test that says "nothing more" waits for.
+ */
+const settled = (webhookId: string) =>
+  until(
+    () => svc.service.dispatcher.settled(webhookId),
+    (done) => done,
+  );
 
 const webhookNow = async (webhookId: string) =>
   ((await (await svc.call(hooks(), { key })).json()) as Webhook[]).find((w) => w.id === webhookId);
@@ -236,11 +247,10 @@ describe('delivery (seed §6.2)', () => {
   it('sends only subscribed event types, and nothing logged before the webhook existed', async () => {
     await createTasks(1); // before: never delivered
     const target = await receiver();
-    await createWebhook(target.url, { eventTypes: ['task_comment_added'] });
+    const webhook = await createWebhook(target.url, { eventTypes: ['task_comment_added'] });
     const [taskId] = await createTasks(1);
     await svc.call(`/tasks/${taskId}/comments`, { key, method: 'POST', json: { body: 'Hi' } });
-    await target.waitFor(1);
-    await sleep(100);
+    await settled(webhook.id);
     expect(target.received.map((d) => d.event.type)).toEqual(['task_comment_added']);
   });
 
@@ -272,8 +282,7 @@ describe('delivery (seed §6.2)', () => {
     const target = await receiver(() => 503);
     const webhook = await createWebhook(target.url);
     await createTasks(1);
-    await target.waitFor(6, 3000);
-    await sleep(BACKOFF_MS.at(-1)! * 2);
+    await settled(webhook.id);
     expect(target.received).toHaveLength(6);
     const log = await deliveries(webhook.id);
     expect(log.map((d) => d.attemptNumber)).toEqual([6, 5, 4, 3, 2, 1]);
@@ -317,8 +326,7 @@ describe('delivery (seed §6.2)', () => {
     const movedHook = await createWebhook(moved.url);
     const goneHook = await createWebhook(gone.url);
     await createTasks(1);
-    await Promise.all([moved.waitFor(1), gone.waitFor(1)]);
-    await sleep(BACKOFF_MS[0]! * 4);
+    await Promise.all([settled(movedHook.id), settled(goneHook.id)]);
     expect([moved.received.length, gone.received.length]).toEqual([1, 1]);
     for (const [webhook, status] of [
       [movedHook, 302],
@@ -357,12 +365,10 @@ describe('delivery (seed §6.2)', () => {
       consecutiveFailures: WEBHOOK_DISABLE_AFTER_FAILURES,
     });
     // Attempts already under way when it was disabled still arrive (and are logged); no more.
-    await sleep(200);
+    await settled(webhook.id);
     const sent = target.received.length;
     expect(sent).toBeGreaterThanOrEqual(WEBHOOK_DISABLE_AFTER_FAILURES);
     expect(await deliveries(webhook.id)).toHaveLength(sent);
-    await sleep(100);
-    expect(target.received).toHaveLength(sent);
     expect(svc.service.db.prepare('SELECT count(*) AS n FROM webhook_queue').get()).toEqual({
       n: 0,
     });
@@ -377,24 +383,31 @@ describe('delivery (seed §6.2)', () => {
     expect(enabled.status).toBe(200);
     expect(await enabled.json()).toMatchObject({ isActive: true, consecutiveFailures: 0 });
     const [taskId] = await createTasks(1);
-    const received = await target.waitFor(sent + 1);
-    expect(received.at(-1)!.event.data.taskId).toBe(taskId);
-    await sleep(100);
-    expect(target.received).toHaveLength(sent + 1);
+    await settled(webhook.id);
+    // Only the event logged after it was enabled: none of those logged while it was disabled.
+    expect(target.received.slice(sent).map((d) => d.event.data.taskId)).toEqual([taskId]);
   });
 
-  it(`keeps the last ${DELIVERIES_RETURNED} attempts, newest first`, async () => {
+  it(`keeps the last ${DELIVERIES_RETURNED} attempts, newest first: the oldest go`, async () => {
     const target = await receiver();
     const webhook = await createWebhook(target.url);
-    await createTasks(DELIVERIES_RETURNED + 5);
-    await target.waitFor(DELIVERIES_RETURNED + 5);
-    // Every event arrived (on a busy machine some only on a retry, after a 300 ms time-out: the
-    // log then holds those attempts too); the log keeps the newest 50 attempts whatever they were.
-    const log = await until(
-      () => deliveries(webhook.id),
-      (d) => d.length === DELIVERIES_RETURNED,
-    );
+    // The oldest: five events, every attempt logged before the next events are.
+    await createTasks(5);
+    await settled(webhook.id);
+    const oldest = new Set(target.received.map((d) => d.event.id));
+    expect(oldest.size).toBe(5);
+    // Then as many as the log keeps (on a busy machine some only on a retry after a 300 ms
+    // time-out: more attempts), and last one more, the newest.
+    await createTasks(DELIVERIES_RETURNED);
+    await settled(webhook.id);
+    const [newestTask] = await createTasks(1);
+    await settled(webhook.id);
+    const newest = target.received.find((d) => d.event.data.taskId === newestTask)!.event.id;
+
+    const log = await deliveries(webhook.id);
     expect(log).toHaveLength(DELIVERIES_RETURNED);
+    expect(log[0]).toMatchObject({ eventId: newest, success: true });
+    expect(log.filter((d) => oldest.has(d.eventId))).toEqual([]);
     const stored = svc.service.db
       .prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?')
       .get(webhook.id);
@@ -412,7 +425,7 @@ describe('delivery (seed §6.2)', () => {
       404,
     );
     await createTasks(1);
-    await sleep(150);
+    await settled(webhook.id);
     expect(target.received).toHaveLength(0);
   });
 

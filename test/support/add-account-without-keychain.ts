@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { AccountStore } from '../../src/main/accounts/account-store';
 import { AccountService } from '../../src/main/accounts/accounts';
 import { KeychainSecretStore, SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { AppError } from '../../src/main/errors';
-import { connectService } from '../../src/main/service-client';
+import { AppError } from '../../src/main/base/errors';
+import { connectService } from '../../src/main/service-client/connect';
 
 const [baseUrl = '', apiKey = ''] = process.argv.slice(2);
 const dataDir = mkdtempSync(join(tmpdir(), 'earmark-nokeychain-'));

@@ -9,7 +9,7 @@ import {
 import type { AddressInfo } from 'node:net';
 
 /** What the proxy does to one request instead of simply forwarding it. */
-export type Fault =
+type Fault =
   /** Answers with this status itself (the service never sees the request); a problem body by default. */
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Answers 200 with a body that is not JSON. */
@@ -32,7 +32,7 @@ export interface FaultTarget {
   path?: string | RegExp;
 }
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   /** The path below the base URL, e.g. /auth/me. */
   path: string;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AccountRecord } from '../../shared/ipc';
-import { writeFileAtomicSync } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../base/atomic-write';
 
 /** What is remembered of an account between runs. Never the key: that is in the keychain. */
 export type StoredAccount = AccountRecord;
@@ -10,6 +10,8 @@ interface AccountsFile {
   version: 1;
   activeId: string | null;
   accounts: StoredAccount[];
+  /** Removed accounts whose keychain entries could not be deleted yet (ids only, never keys). */
+  keysToDelete?: string[];
 }
 
 const EMPTY: AccountsFile = { version: 1, activeId: null, accounts: [] };
@@ -29,7 +31,12 @@ export class AccountStore {
         `${this.path} is not an Earmark accounts file of a version this build reads.`,
       );
     }
-    return { version: 1, activeId: parsed.activeId ?? null, accounts: parsed.accounts };
+    return {
+      version: 1,
+      activeId: parsed.activeId ?? null,
+      accounts: parsed.accounts,
+      ...(parsed.keysToDelete?.length ? { keysToDelete: parsed.keysToDelete } : {}),
+    };
   }
 
   get accounts(): readonly StoredAccount[] {
@@ -38,6 +45,10 @@ export class AccountStore {
 
   get activeId(): string | null {
     return this.state.activeId;
+  }
+
+  get keysToDelete(): readonly string[] {
+    return this.state.keysToDelete ?? [];
   }
 
   /** Applies a change and saves it; the in-memory state changes only if the save succeeds. */

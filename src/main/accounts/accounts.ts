@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../shared/api';
 import type { AccountSummary } from '../../shared/ipc';
-import { isApiError } from '../api/errors';
-import { AppError } from '../errors';
+import { retentionOf, type RetentionSettings } from '../../shared/retention';
+import { isApiError } from '../service-client/errors';
+import { AppError } from '../base/errors';
 import type { AccountStore, StoredAccount } from './account-store';
 import { normalizeBaseUrl } from './base-url';
-import { KeychainUnavailableError, type SecretStore } from './secret-store';
+import { KEYCHAIN_SERVICE, KeychainUnavailableError, type SecretStore } from './secret-store';
 
 /** Asks the service who a key belongs to (GET /auth/me); rejects for a bad key. */
 export type Identify = (baseUrl: string, apiKey: string) => Promise<Identity>;
@@ -29,12 +30,34 @@ export interface ActiveAccount {
  * there is none, to memory for this session; the account file never holds one.
  */
 export class AccountService {
+  private readonly activeListeners = new Set<(activeId: string | null) => void>();
+
   constructor(
     private readonly store: AccountStore,
     private readonly keychain: SecretStore,
     private readonly session: SecretStore,
     private readonly identify: Identify,
-  ) {}
+  ) {
+    // Keys a removal could not delete earlier (the keychain was locked or gone): again, at start.
+    this.deleteLeftKeys();
+  }
+
+  /**
+   * Calls `listener` with the active account's id (null: none) whenever another account becomes
+   * active: one is added, activated, or the active one removed. Answers the unsubscribe.
+   */
+  onActiveChange(listener: (activeId: string | null) => void): () => void {
+    this.activeListeners.add(listener);
+    return () => this.activeListeners.delete(listener);
+  }
+
+  /** Saves a change of the accounts file and tells the listeners if the active account changed. */
+  private update(change: Parameters<AccountStore['update']>[0]): void {
+    const before = this.store.activeId;
+    this.store.update(change);
+    const after = this.store.activeId;
+    if (after !== before) for (const listener of this.activeListeners) listener(after);
+  }
 
   private secrets(account: StoredAccount): SecretStore {
     return account.keyStorage === 'keychain' ? this.keychain : this.session;
@@ -64,6 +87,7 @@ export class AccountService {
 
   /** Validates the key with the service first; stores nothing if that fails. */
   async add(input: AddAccountInput): Promise<AccountSummary> {
+    this.deleteLeftKeys();
     const baseUrl = normalizeBaseUrl(input.baseUrl);
     const apiKey = input.apiKey.trim();
     const identity = await this.identify(baseUrl, apiKey).catch((error: unknown) => {
@@ -107,8 +131,10 @@ export class AccountService {
       expiresAt: identity.apiKey?.expiresAt ?? null,
       keyStorage,
       demo: input.demo ?? false,
+      // A new key for the same clinic keeps the clinic's choices.
+      ...(existing?.retention ? { retention: existing.retention } : {}),
     };
-    this.store.update((state) => ({
+    this.update((state) => ({
       ...state,
       activeId: id,
       accounts: existing
@@ -118,39 +144,103 @@ export class AccountService {
     return this.summary(id);
   }
 
-  private forgetKey(account: StoredAccount): void {
+  /** Deletes an account's key; false when the keychain could not be reached to do it. */
+  private forgetKey(account: StoredAccount): boolean {
     try {
       this.secrets(account).delete(account.id);
-    } catch {
-      // A keychain that went away keeps nothing we could delete.
+      return true;
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) return false;
+      throw error;
     }
   }
 
+  /** Deletes the keys removals left in the keychain; those it still cannot stay listed. */
+  private deleteLeftKeys(): void {
+    const left = this.store.keysToDelete;
+    if (left.length === 0) return;
+    const still = left.filter((id) => {
+      // An account added again since (the same id) owns its key now.
+      if (this.store.accounts.some((account) => account.id === id)) return false;
+      try {
+        this.keychain.delete(id);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (still.length === left.length) return;
+    this.store.update(({ keysToDelete: _done, ...state }) =>
+      still.length ? { ...state, keysToDelete: still } : state,
+    );
+  }
+
+  /**
+   * Removes an account and deletes its key. A keychain that cannot be reached keeps the key:
+   * the removal goes on, the account's id is remembered, and the key is deleted at the next
+   * start or account change that finds the keychain (assertKeyDeleted says so).
+   */
   remove(id: string): AccountSummary[] {
     const account = this.store.accounts.find((a) => a.id === id);
     if (!account) throw new AppError('not_found', 'That account no longer exists.');
-    this.forgetKey(account);
-    this.store.update((state) => {
+    this.deleteLeftKeys();
+    const keyDeleted = this.forgetKey(account);
+    this.update((state) => {
       const accounts = state.accounts.filter((a) => a.id !== id);
       return {
         ...state,
         accounts,
         activeId: state.activeId === id ? (accounts[0]?.id ?? null) : state.activeId,
+        ...(keyDeleted ? {} : { keysToDelete: [...(state.keysToDelete ?? []), id] }),
       };
     });
     return this.list();
   }
 
+  /** Throws keychain_unavailable, saying what happened, when a removal left this account's key. */
+  assertKeyDeleted(id: string): void {
+    if (!this.store.keysToDelete.includes(id)) return;
+    throw new AppError(
+      'keychain_unavailable',
+      `The account was removed, with everything this computer kept of it, but the system keychain could not be reached to delete its API key. Earmark deletes it the next time it starts with the keychain available (or delete the entry "${KEYCHAIN_SERVICE}" for ${id} in your keychain app).`,
+    );
+  }
+
+  /** The demo account's key, where this computer still has one. */
+  demoKey(): string | undefined {
+    const demo = this.store.accounts.find((account) => account.demo);
+    if (!demo) return undefined;
+    try {
+      return this.secrets(demo).get(demo.id);
+    } catch {
+      return undefined;
+    }
+  }
+
   activate(id: string): AccountSummary[] {
     if (!this.store.accounts.some((a) => a.id === id))
       throw new AppError('not_found', 'That account no longer exists.');
-    this.store.update((state) => ({ ...state, activeId: id }));
+    this.update((state) => ({ ...state, activeId: id }));
     return this.list();
+  }
+
+  /** How long an account's data stays on this computer (the defaults until changed). */
+  retentionOf(id: string): RetentionSettings {
+    return retentionOf(this.store.accounts.find((a) => a.id === id)?.retention);
+  }
+
+  setRetention(id: string, settings: RetentionSettings): void {
+    if (!this.store.accounts.some((a) => a.id === id))
+      throw new AppError('not_found', 'That account no longer exists.');
+    this.update((state) => ({
+      ...state,
+      accounts: state.accounts.map((a) => (a.id === id ? { ...a, retention: settings } : a)),
+    }));
   }
 
   /** Refreshes the remembered identity of an account (organization name, entitlements, expiry). */
   remember(id: string, identity: Identity): void {
-    this.store.update((state) => ({
+    this.update((state) => ({
       ...state,
       accounts: state.accounts.map((a) =>
         a.id === id
@@ -172,7 +262,16 @@ export class AccountService {
         'no_account',
         'No clinic is connected yet. Connect to your clinic or open the demo clinic.',
       );
-    const apiKey = this.secrets(account).get(account.id);
+    let apiKey: string | undefined;
+    try {
+      apiKey = this.secrets(account).get(account.id);
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      throw new AppError(
+        'keychain_unavailable',
+        `${error.message} The key for ${account.organizationName} is kept there: try again once it is available.`,
+      );
+    }
     if (apiKey === undefined) {
       throw new AppError(
         'key_missing',
@@ -186,7 +285,7 @@ export class AccountService {
 }
 
 /** What to say when an address answers but has no clinic service API, with the likely fix. */
-export function notTheServiceMessage(baseUrl: string): string {
+function notTheServiceMessage(baseUrl: string): string {
   const withApi = /\/api$/.test(baseUrl) ? null : `${baseUrl}/api`;
   return withApi
     ? `There is no clinic service at ${baseUrl}. Service addresses usually end in /api: try ${withApi}.`

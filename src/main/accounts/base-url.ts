@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors';
+import { invalidInput } from '../base/errors';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -1,6 +1,6 @@
 import { isKeyRefusal, type AccountSummary } from '../../shared/ipc';
-import type { DemoClinic } from '../demo-clinic';
-import { AppError } from '../errors';
+import type { DemoClinic } from './demo-clinic';
+import { AppError } from '../base/errors';
 import type { AccountService } from './accounts';
 
 /**
@@ -13,13 +13,17 @@ export async function openDemoAccount(
   demo: DemoClinic,
 ): Promise<AccountSummary> {
   const { baseUrl, apiKey } = await demo.start();
-  try {
-    return await addDemo(accounts, baseUrl, apiKey);
-  } catch (error) {
-    if (!isKeyRefusal(error)) throw error;
-    const renewed = await demo.renewKey();
-    return addDemo(accounts, renewed.baseUrl, renewed.apiKey);
+  // The clinic's key, else the one the demo account kept (its credentials were kept nowhere).
+  const key = apiKey ?? accounts.demoKey();
+  if (key !== undefined) {
+    try {
+      return await addDemo(accounts, baseUrl, key);
+    } catch (error) {
+      if (!isKeyRefusal(error)) throw error;
+    }
   }
+  const renewed = await demo.renewKey();
+  return addDemo(accounts, renewed.baseUrl, renewed.apiKey);
 }
 
 async function addDemo(

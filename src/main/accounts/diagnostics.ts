@@ -1,6 +1,6 @@
 import type { ConversationList, Device, Identity } from '../../shared/api';
 import type { DiagnosticCheck, DiagnosticsReport } from '../../shared/ipc';
-import { isUnreachable } from '../offline';
+import { isUnreachable } from '../service-client/failures';
 
 /** The three calls of the seed's procedure for an empty conversation list (§7). */
 export interface DiagnosticsClient {

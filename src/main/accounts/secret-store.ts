@@ -36,7 +36,9 @@ export class KeychainSecretStore implements SecretStore {
   constructor(private readonly service = KEYCHAIN_SERVICE) {}
 
   private entry(accountId: string): Entry {
-    return new Entry(this.service, accountId);
+    // On Linux, the Secret Service only: the default store falls back to the kernel's keyutils
+    // when D-Bus cannot be reached, which reads as "no key" and deletes nothing, without an error.
+    return new Entry(this.service, accountId, { linux: { store: 'secret-service' } });
   }
 
   get(accountId: string): string | undefined {
@@ -61,6 +63,7 @@ export class KeychainSecretStore implements SecretStore {
     this.known.set(accountId, secret);
   }
 
+  /** Deletes the key (none there is fine); throws KeychainUnavailableError when it could not. */
   delete(accountId: string): void {
     this.known.delete(accountId);
     try {

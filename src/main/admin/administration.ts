@@ -1,7 +1,7 @@
 import type { ApiKey, CreatedWebhook, Delivery, EventType, Webhook } from '../../shared/api';
 import type { AccountService } from '../accounts/accounts';
-import type { ActiveService } from '../active-service';
-import { invalidInput } from '../errors';
+import type { ActiveService } from '../connection/active-service';
+import { invalidInput } from '../base/errors';
 
 /** An absolute http(s) address with a host, as the service requires; nothing else leaves main. */
 function webhookUrl(url: string): string {

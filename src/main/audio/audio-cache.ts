@@ -1,13 +1,12 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
-import { AudioStream, type StreamProgress } from './audio-stream';
-import { peaksPathOf, type AudioSource } from './download';
+import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
+import { AudioStream, type AudioSource, type StreamProgress } from './audio-stream';
 import { AudioError, fileErrorOf } from './errors';
 import { exists } from './files';
 import { FillScheduler } from './fill-scheduler';
 import { contentTypeForExtension, extensionFor, idForFileName } from './names';
-import { discardPartialFile, PartialFile, streamPathOf } from './partial-file';
+import { discardPartialFile, PartialFile } from './partial-file';
 import { encodePeaks, type Peaks } from './peaks';
 
 /**
@@ -23,14 +22,20 @@ import { encodePeaks, type Peaks } from './peaks';
  * gives each account its own folder.
  */
 
-export const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
+const DEFAULT_AUDIO_BUDGET = 2 * 1024 ** 3;
+const STREAM_SUFFIX = '.stream';
+
+/** A partly cached recording's partial file in the cache's files/ folder. */
+export const streamPathOf = (filesDir: string, labelId: string) =>
+  join(filesDir, `.${idForFileName(labelId)}${STREAM_SUFFIX}`);
+const peaksPathOf = (audioPath: string) => `${audioPath}.peaks`;
 const INDEX_VERSION = 1;
 const TOUCH_WRITE_DELAY_MS = 2000;
 
 export interface CachedAudio {
   labelId: string;
   path: string;
-  /** The waveform peaks beside it (peaks.ts), or null (MP4 without ffmpeg). */
+  /** The waveform peaks beside it (peaks.ts), or null (audio other than WAV). */
   peaksPath: string | null;
   contentType: string;
   /** Size of the audio file. */
@@ -50,12 +55,21 @@ interface IndexEntry {
   lastUsedAt: number;
 }
 
+/** A recording the cache holds audio of, for retention: its bytes and its record's start. */
+export interface HeldAudio {
+  labelId: string;
+  /** Audio and peaks on disk (a partly cached recording: its bytes so far). */
+  bytes: number;
+  /** When its record started; null until told (`noteRecordStarts`). */
+  recordStartMs: number | null;
+  /** A player is reading it now: a cleanup leaves it for the next. */
+  playing: boolean;
+}
+
 export interface AudioCacheOptions {
   folder: string;
   /** Bytes the cache may use (audio and peaks). Default 2 GiB. */
   budgetBytes?: number;
-  /** An ffmpeg binary for the peaks of MP4 audio (peaks.ts findFfmpeg); none by default. */
-  ffmpeg?: string | null;
   /** A streaming file is flushed after this many bytes (default 8 MiB; tests make it small). */
   checkpointBytes?: number;
   /** Partial downloads left older than this are removed at open. Default one day. */
@@ -73,13 +87,17 @@ export type CachedOrStreaming =
   { kind: 'whole'; audio: CachedAudio } | { kind: 'streaming'; stream: AudioStream };
 
 const isAudioName = (name: string) => !name.startsWith('.') && !name.endsWith('.peaks');
-const STREAM_SUFFIX = '.stream';
 
 export class AudioCache {
   private readonly entries = new Map<string, IndexEntry>();
   /** Partly cached recordings on disk that no stream has open: label → disk bytes, last used. */
   private readonly partials = new Map<string, { bytes: number; lastUsedAt: number }>();
   private readonly streams = new Map<string, AudioStream>();
+  /**
+   * When each cached recording started, as the offline cache told it (retention ages audio by
+   * it, also after the record's text has gone from the offline cache).
+   */
+  private readonly recordStarts = new Map<string, number>();
   private readonly opening = new Map<string, Promise<AudioStream>>();
   private readonly scheduler = new FillScheduler<AudioStream>();
   private readonly filesDir: string;
@@ -121,6 +139,34 @@ export class AudioCache {
     const partial =
       this.partials.size + [...this.streams.keys()].filter((id) => !this.entries.has(id)).length;
     return { bytes, files: this.entries.size, partial, budgetBytes: this.budget };
+  }
+
+  /** Every recording the cache holds audio of (whole, partly cached or streaming). */
+  held(): HeldAudio[] {
+    const bytes = new Map<string, number>();
+    for (const entry of this.entries.values()) bytes.set(entry.labelId, entry.diskBytes);
+    for (const [labelId, partial] of this.partials) bytes.set(labelId, partial.bytes);
+    for (const [labelId, stream] of this.streams) {
+      if (!this.entries.has(labelId)) bytes.set(labelId, stream.progress().bytesDone);
+    }
+    return [...bytes].map(([labelId, size]) => ({
+      labelId,
+      bytes: size,
+      recordStartMs: this.recordStarts.get(labelId) ?? null,
+      playing: (this.streams.get(labelId)?.activeReaders ?? 0) > 0,
+    }));
+  }
+
+  /** Remembers when recordings started (those it holds), for retention. */
+  async noteRecordStarts(starts: Readonly<Record<string, number>>): Promise<void> {
+    const holds = new Set(this.held().map((audio) => audio.labelId));
+    let changed = false;
+    for (const [labelId, startMs] of Object.entries(starts)) {
+      if (!holds.has(labelId) || this.recordStarts.get(labelId) === startMs) continue;
+      this.recordStarts.set(labelId, startMs);
+      changed = true;
+    }
+    if (changed) await this.writeIndex();
   }
 
   /** The cached audio of a label, marked as just used; undefined when it is not cached. */
@@ -199,15 +245,17 @@ export class AudioCache {
     source: () => Promise<AudioSource>,
     labelId: string,
   ): Promise<AudioStream> {
-    const file = await PartialFile.open(this.filesDir, labelId);
+    const file = await PartialFile.open(streamPathOf(this.filesDir, labelId), labelId);
     this.partials.delete(labelId);
     const stream = new AudioStream({
       labelId,
       file,
       source,
+      // The player draws a WAV's waveform; the cache has no use for a hash.
+      digest: { sha256: false, peaks: true },
       scheduler: this.scheduler,
       checkpointBytes: this.options.checkpointBytes,
-      publish: (whole, peaks) => this.publish(labelId, whole, peaks),
+      publish: (whole, { peaks }) => this.publish(labelId, whole, peaks),
     });
     this.streams.set(labelId, stream);
     return stream;
@@ -267,14 +315,16 @@ export class AudioCache {
     await this.writeIndex();
   }
 
-  /** Removes a label's audio, whole or partial. */
+  /** Removes a label's audio, whole or partial, with its peaks. */
   async remove(labelId: string): Promise<void> {
     await this.removePartial(labelId);
+    const hadStart = this.recordStarts.delete(labelId);
     const entry = this.entries.get(labelId);
-    if (!entry) return;
-    await this.removeFiles(entry);
-    this.entries.delete(labelId);
-    await this.writeIndex();
+    if (entry) {
+      await this.removeFiles(entry);
+      this.entries.delete(labelId);
+    }
+    if (entry || hadStart) await this.writeIndex();
   }
 
   async clear(): Promise<void> {
@@ -285,6 +335,7 @@ export class AudioCache {
       await this.removeFiles(entry);
       this.entries.delete(entry.labelId);
     }
+    this.recordStarts.clear();
     await this.writeIndex();
   }
 
@@ -352,6 +403,7 @@ export class AudioCache {
       } catch {
         continue; // in use or locked: try again at the next eviction
       }
+      this.recordStarts.delete(candidate.labelId);
       used -= candidate.bytes;
     }
   }
@@ -374,7 +426,8 @@ export class AudioCache {
   private writeIndex(): Promise<void> {
     const run = async () => {
       const entries = [...this.entries.values()];
-      const body = JSON.stringify({ version: INDEX_VERSION, entries }, null, 1);
+      const recordStarts = Object.fromEntries(this.recordStarts);
+      const body = JSON.stringify({ version: INDEX_VERSION, entries, recordStarts }, null, 1);
       // Not flushed to disk: the folder is the truth, and open() rebuilds what a power cut loses.
       await writeFileAtomic(this.indexPath, body, { durable: false }).catch((error: unknown) => {
         throw fileErrorOf(error, this.indexPath);
@@ -387,16 +440,21 @@ export class AudioCache {
   /** Reads the index and makes it agree with the files on disk. */
   private async load(): Promise<void> {
     const listed = new Map<string, IndexEntry>();
+    const starts = new Map<string, number>();
     try {
       const index = JSON.parse(await readFile(this.indexPath, 'utf8')) as {
         version?: number;
         entries?: IndexEntry[];
+        recordStarts?: Record<string, unknown>;
       };
       if (index.version === INDEX_VERSION) {
         for (const entry of index.entries ?? []) listed.set(entry.file, entry);
+        for (const [labelId, startMs] of Object.entries(index.recordStarts ?? {})) {
+          if (typeof startMs === 'number') starts.set(labelId, startMs);
+        }
       }
     } catch {
-      // Missing or unreadable: rebuilt from the files.
+      // Missing or unreadable: rebuilt from the files (the starts are told again by a cleanup).
     }
     const names = new Set(await readdir(this.filesDir));
     const maxAge = this.options.partialMaxAgeMs ?? 24 * 60 * 60 * 1000;
@@ -447,6 +505,11 @@ export class AudioCache {
               lastUsedAt: info.mtimeMs,
             };
       this.entries.set(entry.labelId, entry);
+    }
+    for (const [labelId, startMs] of starts) {
+      if (this.entries.has(labelId) || this.partials.has(labelId)) {
+        this.recordStarts.set(labelId, startMs);
+      }
     }
   }
 }

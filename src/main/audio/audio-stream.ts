@@ -1,11 +1,11 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError } from '../api/errors';
-import type { LabelAudio } from '../api/labels';
+import { ApiError } from '../service-client/errors';
+import { classify } from '../service-client/failures';
+import type { LabelAudio, LabelsApi } from '../service-client/labels';
 import type { ByteSpan } from './byte-ranges';
 import { StreamDigest } from './digest';
-import type { AudioSource } from './download';
 import { AudioError, fileErrorOf, isAudioError } from './errors';
 import type { FillScheduler } from './fill-scheduler';
 import { extensionFor, mediaTypeOf } from './names';
@@ -14,13 +14,29 @@ import { validatorOf } from './partial-file';
 import { partialWaveformData, waveformData, type Peaks, type WaveformData } from './peaks';
 
 /**
- * A label's audio streaming into the cache while it is played: the player reads whatever is on
- * disk at once and waits only for the bytes it needs; one request to the service at a time fills
- * the file, always at the bytes wanted most — from where the player reads (or last sought), then
- * the rest — so seeking to minute 60 of an uncached recording fetches minute 60 at once instead
- * of waiting for everything before it. Bytes are written where they belong in a sparse partial
- * file (partial-file.ts), which becomes the cached file, under its final name, only once whole.
+ * The app's one download engine: a label's audio on its way from the service into a partial
+ * file (partial-file.ts), resumable, crash-safe, in bounded memory. The player's audio cache
+ * streams through it while the recording plays; an export downloads through it into the user's
+ * folder (export/export-audio.ts), with the SHA-256 of the file for its manifest.
+ *
+ * Whoever reads (a player) reads whatever is on disk at once and waits only for the bytes it
+ * needs; one request to the service at a time fills the file, always at the bytes wanted most —
+ * from where the player reads (or last sought), then the rest — so seeking to minute 60 of an
+ * uncached recording fetches minute 60 at once instead of waiting for everything before it.
+ * Bytes are written where they belong in the sparse partial file, which gets its final name
+ * (`publish`) only once whole.
  */
+
+/** What the engine needs of the API client. */
+export type AudioSource = Pick<LabelsApi, 'audio' | 'get'>;
+
+/** What the digest thread read back from the whole file, for its publisher. */
+interface WholeFileDigest {
+  /** Hex, when asked for (`digest.sha256`). */
+  sha256: string | null;
+  /** A WAV's waveform peaks, when asked for (`digest.peaks`); null for other audio. */
+  peaks: Peaks | null;
+}
 
 export interface StreamProgress {
   labelId: string;
@@ -36,16 +52,29 @@ export interface AudioStreamOptions {
   file: PartialFile;
   /** The service to fill from; asked for each request (the account's client may change). */
   source: () => Promise<AudioSource>;
-  /** Makes the whole file the cached one (its final name, its peaks). */
-  publish: (file: PartialFile, peaks: Peaks | null) => Promise<void>;
-  /** Whose turn it is to fill (one recording at a time, the most recently wanted first). */
-  scheduler: FillScheduler<AudioStream>;
+  /**
+   * What the digest thread computes as the bytes arrive, read back from the file: the SHA-256
+   * (an export's manifest) and a WAV's peaks (the player's waveform).
+   */
+  digest: { sha256: boolean; peaks: boolean };
+  /**
+   * Awaited whenever the stream takes the service's description of the file (its length and
+   * type), before a byte of it is written: its error stops the filling (an export whose file
+   * name is taken says so before downloading).
+   */
+  check?: (facts: RemoteFacts) => Promise<void>;
+  /** Gives the whole file its final name (the cached file, an exported one). */
+  publish: (file: PartialFile, digest: WholeFileDigest) => Promise<void>;
+  /** Whose turn it is to fill (the player's: one recording at a time); always its turn without. */
+  scheduler?: FillScheduler<AudioStream>;
   /** Flush the partial file after this many bytes (default 8 MiB): a crash loses at most that. */
   checkpointBytes?: number;
   /** First wait after an interruption (doubling, at most 5 s). Default 250 ms. */
   retryDelayMs?: number;
   /** Interruptions in a row that brought no byte before giving up. Default 5. */
   maxStalls?: number;
+  /** Interruptions in all, even with bytes between them, before giving up. Default 100. */
+  maxInterruptions?: number;
 }
 
 /** How much of what is missing just ahead of the bytes being fetched a seek may skip over. */
@@ -63,10 +92,8 @@ const RETARGET = Symbol('retarget');
 /** Another recording is wanted now: this one waits for its turn. */
 const PAUSE = Symbol('pause');
 
-const TRANSIENT: ReadonlySet<string> = new Set(['timeout', 'server_error', 'rate_limited']);
-
-/** "bytes 100-199/1000" → its parts; total null for "/*". */
-export function parseContentRange(value: string | null) {
+/** "bytes 100-199/1000" → its parts; total null for "/*". The app's one Content-Range parser. */
+function parseContentRange(value: string | null) {
   const match = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(value?.trim() ?? '');
   if (!match) return undefined;
   return {
@@ -77,7 +104,7 @@ export function parseContentRange(value: string | null) {
 }
 
 /** A strong ETag can guard a resume (If-Range); a weak one cannot (RFC 9110 §13.1.5). */
-export const strongEtag = (etag: string | null) => (etag && !etag.startsWith('W/') ? etag : null);
+const strongEtag = (etag: string | null) => (etag && !etag.startsWith('W/') ? etag : null);
 
 type Waiter = { offset: number; resolve: () => void; reject: (error: Error) => void };
 
@@ -99,6 +126,10 @@ export class AudioStream {
   private readers = 0;
   private whole: Promise<void>;
   private settleWhole!: { resolve: () => void; reject: (error: Error) => void };
+  /** The facts `check` approved (it runs again when they change). */
+  private checked: RemoteFacts | null = null;
+  /** Aborted by close(): ends a wait between retries at once. */
+  private readonly stopped = new AbortController();
 
   constructor(private readonly options: AudioStreamOptions) {
     this.labelId = options.labelId;
@@ -106,6 +137,9 @@ export class AudioStream {
       this.settleWhole = { resolve, reject };
     });
     this.whole.catch(() => undefined);
+    // Bytes kept from an earlier run are digested first (the SHA-256 and the peaks are of the
+    // whole file).
+    if (options.file.facts) this.startDigest();
   }
 
   private get file(): PartialFile {
@@ -166,6 +200,14 @@ export class AudioStream {
     return facts;
   }
 
+  /** Its first bytes as they are on disk, up to `length` (fewer when not all are there yet). */
+  async head(length: number): Promise<Buffer> {
+    const present = Math.min(length, this.file.written.presentUntil(0));
+    const buffer = Buffer.alloc(present);
+    const read = present > 0 ? await this.file.read(buffer, present, 0) : 0;
+    return buffer.subarray(0, read);
+  }
+
   /** Resolves once the whole file is on disk and published as the cached one. */
   untilWhole(signal?: AbortSignal): Promise<void> {
     this.demand(this.demandAt);
@@ -186,7 +228,7 @@ export class AudioStream {
     if (this.closing) return;
     this.demandAt = Math.max(0, offset);
     this.failure = undefined;
-    if (!this.published) this.options.scheduler.claim(this);
+    if (!this.published) this.options.scheduler?.claim(this);
     if (!this.filling) {
       this.filling = this.fill().finally(() => {
         this.filling = undefined;
@@ -267,7 +309,8 @@ export class AudioStream {
   /** Stops filling (the partial file stays, to be resumed) and closes the file. */
   async close(): Promise<void> {
     this.closing = true;
-    this.options.scheduler.release(this);
+    this.stopped.abort();
+    this.options.scheduler?.release(this);
     this.request?.abort(new AudioError('cancelled'));
     await this.filling?.catch(() => undefined);
     this.rejectWaiters(new AudioError('cancelled'));
@@ -299,9 +342,11 @@ export class AudioStream {
 
   private async fill(): Promise<void> {
     const maxStalls = this.options.maxStalls ?? 5;
+    const maxInterruptions = this.options.maxInterruptions ?? 100;
     let stalls = 0;
+    let interruptions = 0;
     while (!this.closing) {
-      await this.options.scheduler.turn(this);
+      await this.options.scheduler?.turn(this);
       if (this.closing) return;
       const facts = this.facts;
       const target = facts
@@ -314,6 +359,7 @@ export class AudioStream {
       }
       const before = this.file.written.size();
       try {
+        if (facts) await this.checkFacts(facts);
         await this.fetch(target ?? 0);
         stalls = 0;
       } catch (error) {
@@ -321,18 +367,37 @@ export class AudioStream {
         if (error === RETARGET || error === PAUSE) continue;
         if (error instanceof Restart) {
           await this.restart();
+          // A service that keeps contradicting itself must not hold the stream forever.
+          if (++interruptions > maxInterruptions) {
+            this.fail(new AudioError('length_mismatch', { detail: error.message }));
+            return;
+          }
           continue;
         }
         const failure = this.classify(error);
-        const transient = failure instanceof Interrupted || isTransientApiError(failure);
+        // A body that broke off is resumed; a service that is busy is asked again after a
+        // wait. One that cannot be reached (after the client's own retries) stops the filling
+        // at once: the player and the export say so now, and a later demand tries again.
+        const again = failure instanceof Interrupted || classify(failure) === 'busy';
         stalls = this.file.written.size() > before ? 0 : stalls + 1;
-        if (!transient || stalls > maxStalls) {
+        if (!again || stalls > maxStalls || ++interruptions > maxInterruptions) {
           this.fail(failure instanceof Interrupted ? lengthMismatch(failure) : failure);
           return;
         }
-        await delay(Math.min(5000, (this.options.retryDelayMs ?? 250) * 2 ** (stalls - 1)));
+        const wait = Math.min(
+          5000,
+          (this.options.retryDelayMs ?? 250) * 2 ** Math.max(0, stalls - 1),
+        );
+        await delay(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
       }
     }
+  }
+
+  /** Lets the owner approve the file as the service describes it, once per description. */
+  private async checkFacts(facts: RemoteFacts): Promise<void> {
+    if (this.checked === facts || !this.options.check) return;
+    await this.options.check(facts);
+    this.checked = facts;
   }
 
   /** One request for the gap at `start` (the whole file from 0 when nothing is known). */
@@ -418,12 +483,15 @@ export class AudioStream {
   }
 
   private async adopt(audio: LabelAudio, total: number): Promise<void> {
-    await this.file.adopt({
+    const facts: RemoteFacts = {
       total,
       contentType: audio.contentType,
       etag: strongEtag(audio.etag),
       lastModified: audio.lastModified,
-    });
+    };
+    await this.checkFacts(facts);
+    await this.file.adopt(facts);
+    this.checked = this.file.facts;
     this.startDigest();
   }
 
@@ -509,8 +577,12 @@ export class AudioStream {
     this.digest = undefined;
     this.digested = 0;
     const facts = this.facts;
-    if (facts && extensionFor(facts.contentType) === 'wav') {
-      this.digest = new StreamDigest(this.file.path, { sha256: false, peaks: true });
+    if (!facts) return;
+    // Peaks are read from a WAV's samples; other audio would need a decoder.
+    const peaks = this.options.digest.peaks && extensionFor(facts.contentType) === 'wav';
+    const { sha256 } = this.options.digest;
+    if (peaks || sha256) {
+      this.digest = new StreamDigest(this.file.path, { sha256, peaks });
       this.advanceDigest();
     }
   }
@@ -522,18 +594,26 @@ export class AudioStream {
     await this.file.reset();
   }
 
-  /** The whole file is on disk: its exact peaks, then it becomes the cached file. */
+  /** The whole file is on disk: its digest read back from it, then it gets its final name. */
   private async finish(): Promise<void> {
     if (this.published) return;
     try {
       await this.file.checkpoint();
       this.advanceDigest();
-      const peaks = this.digest ? ((await this.digest.finish()).peaks ?? null) : null;
+      const read = this.digest ? await this.digest.finish() : null;
       this.digest = undefined;
-      await this.options.publish(this.file, peaks);
+      const facts = this.facts!;
+      await this.checkFacts(facts);
+      const total = facts.total;
+      // The hash must be of every byte on the file, read back: anything else is a failure.
+      if (read && read.bytes !== total) {
+        throw new AudioError('io_error', { detail: `read back ${read.bytes} of ${total} bytes` });
+      }
+      const peaks = read?.peaks ?? null;
+      await this.options.publish(this.file, { sha256: read?.sha256 ?? null, peaks });
       this.wholePeaks = peaks;
       this.published = true;
-      this.options.scheduler.release(this);
+      this.options.scheduler?.release(this);
       this.tellProgress(true);
       this.settleWhole.resolve();
     } catch (error) {
@@ -550,7 +630,7 @@ export class AudioStream {
 
   private fail(error: Error): void {
     this.failure = error;
-    this.options.scheduler.release(this);
+    this.options.scheduler?.release(this);
     this.rejectWaiters(error);
     // Those waiting for the whole file hear it too; a later demand may still finish it.
     this.settleWhole.reject(error);
@@ -567,9 +647,6 @@ export class AudioStream {
     for (const waiter of waiting) waiter.reject(error);
   }
 }
-
-const isTransientApiError = (error: unknown) =>
-  error instanceof ApiError && TRANSIENT.has(error.kind);
 
 const lengthMismatch = (error: Interrupted) =>
   new AudioError('length_mismatch', { detail: error.message });

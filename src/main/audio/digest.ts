@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../worker-entry';
+import { workerEntry } from '../base/worker-entry';
 import type { Peaks } from './peaks';
 
 /**

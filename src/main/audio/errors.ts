@@ -1,25 +1,23 @@
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 
 /**
  * What can go wrong moving audio, as kinds the UI can explain. Network and service failures stay
- * ApiErrors (src/main/api/errors.ts); these are the file side, the content, and the user's choices.
+ * ApiErrors (src/main/service-client/errors.ts); these are the file side, the content, and the user's choices.
  */
-export const AUDIO_ERROR_KINDS = [
+export type AudioErrorKind =
   /** The final name is taken and the caller said `onExists: 'ask'`: the UI asks, then retries. */
-  'file_exists',
+  | 'file_exists'
   /** The label exists but has no recording (the service's 404 no_audio). */
-  'no_audio',
-  'folder_missing',
-  'folder_not_writable',
-  'disk_full',
+  | 'no_audio'
+  | 'folder_missing'
+  | 'folder_not_writable'
+  | 'disk_full'
   /** The service sent fewer or more bytes than it announced, again and again. */
-  'length_mismatch',
+  | 'length_mismatch'
   /** The answer is not audio (an HTML page from a captive portal, say). */
-  'not_audio',
-  'cancelled',
-  'io_error',
-] as const;
-export type AudioErrorKind = (typeof AUDIO_ERROR_KINDS)[number];
+  | 'not_audio'
+  | 'cancelled'
+  | 'io_error';
 
 const MESSAGES: Record<AudioErrorKind, string> = {
   file_exists: 'A file with this name already exists in the folder.',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { fsyncFolder, removeQuietly, writeTemporary } from '../fs/atomic-write';
+import { fsyncFolder, removeQuietly, writeTemporary } from '../base/atomic-write';
 import { AudioError, fileErrorOf, isAudioError } from './errors';
 import { numberedName } from './names';
 

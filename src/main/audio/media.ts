@@ -1,11 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AudioStream } from './audio-stream';
-import { contentTypeForExtension } from './names';
+import { audioTypeOf, SNIFF_BYTES } from './audio-type';
 
 /**
  * Serves an audio file to the renderer's <audio> with Range support, for both shells: the browser
@@ -23,9 +22,20 @@ export interface MediaRequest {
 
 export interface MediaFile {
   path: string;
-  /** The type to send; from the extension when absent. */
-  contentType?: string;
 }
+
+/**
+ * Headers of every media answer, in both shells. The body is a recording, not a page: if a
+ * browser is made to open it as one, it runs sandboxed (an opaque origin: no script, no access
+ * to the app's storage) and nothing is sniffed from it. `no-store`: a browser keeps no copy of
+ * clinical audio in its own cache (the app's audio cache is the only one, and removing an
+ * account empties it).
+ */
+export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': 'sandbox',
+  'cache-control': 'no-store',
+};
 
 export interface MediaResponse {
   status: number;
@@ -91,7 +101,7 @@ const noneMatch = (header: string | undefined, etag: string) =>
  */
 export async function serveMedia(request: MediaRequest, file: MediaFile): Promise<MediaResponse> {
   const method = (request.method ?? 'GET').toUpperCase();
-  const base = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
+  const base = MEDIA_HEADERS;
   if (method !== 'GET' && method !== 'HEAD') {
     return { status: 405, headers: { ...base, allow: 'GET, HEAD' }, body: null };
   }
@@ -99,21 +109,27 @@ export async function serveMedia(request: MediaRequest, file: MediaFile): Promis
   try {
     handle = await open(file.path, 'r');
   } catch {
-    return { status: 404, headers: base, body: null };
+    return { status: 404, headers: { ...base }, body: null };
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) {
       await handle.close();
-      return { status: 404, headers: base, body: null };
+      return { status: 404, headers: { ...base }, body: null };
     }
     const size = info.size;
     const etag = etagOf(size, info.mtimeMs);
     const lastModified = info.mtime.toUTCString();
+    const { buffer: head, bytesRead } = await handle.read(
+      Buffer.alloc(SNIFF_BYTES),
+      0,
+      SNIFF_BYTES,
+      0,
+    );
     const headers: Record<string, string> = {
       ...base,
       'accept-ranges': 'bytes',
-      'content-type': file.contentType ?? contentTypeForExtension(extname(file.path)),
+      'content-type': audioTypeOf(head.subarray(0, bytesRead)),
       etag,
       'last-modified': lastModified,
     };
@@ -166,7 +182,7 @@ export async function serveStreamingMedia(
   stream: AudioStream,
 ): Promise<MediaResponse> {
   const method = (request.method ?? 'GET').toUpperCase();
-  const base = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
+  const base = MEDIA_HEADERS;
   if (method !== 'GET' && method !== 'HEAD') {
     return { status: 405, headers: { ...base, allow: 'GET, HEAD' }, body: null };
   }
@@ -175,22 +191,21 @@ export async function serveStreamingMedia(
     headers: { ...base, 'retry-after': '5', 'content-length': '0' },
     body: null,
   };
-  let facts = stream.facts;
-  if (!facts) {
-    try {
-      facts = await stream.ready(1);
-    } catch (error) {
-      // The service has no such recording: that is not a wait-and-retry.
-      if ((error as { kind?: unknown } | null)?.kind === 'not_found')
-        return { status: 404, headers: { ...base, 'content-length': '0' }, body: null };
-      return unavailable;
-    }
+  let facts;
+  try {
+    // Its first bytes say what it is (audio.prepare fetched them before handing out the address).
+    facts = await stream.ready(SNIFF_BYTES);
+  } catch (error) {
+    // The service has no such recording: that is not a wait-and-retry.
+    if ((error as { kind?: unknown } | null)?.kind === 'not_found')
+      return { status: 404, headers: { ...base, 'content-length': '0' }, body: null };
+    return unavailable;
   }
   const size = facts.total;
   const headers: Record<string, string> = {
     ...base,
     'accept-ranges': 'bytes',
-    'content-type': facts.contentType,
+    'content-type': audioTypeOf(await stream.head(SNIFF_BYTES)),
   };
   const asked = parseRange(headerOf(request.headers, 'range'), size);
   if (asked === 'unsatisfiable') {

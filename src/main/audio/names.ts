@@ -88,7 +88,7 @@ const trimEdges = (text: string) => text.replace(/^[\s.]+|[\s.]+$/gu, '');
  * (either slash), no control, invisible or Windows-invalid characters, no leading or trailing dots
  * or spaces, no device name, at most `maxBytes`. Empty when nothing usable is left.
  */
-export function safeStem(suggested: string, maxBytes = MAX_NAME_BYTES): string {
+function safeStem(suggested: string, maxBytes = MAX_NAME_BYTES): string {
   const segment = suggested.normalize('NFC').split(/[/\\]/).pop() ?? '';
   const cleaned = segment.replace(INVISIBLE, '').replace(INVALID, '_');
   const dot = cleaned.lastIndexOf('.');

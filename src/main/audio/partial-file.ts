@@ -1,15 +1,17 @@
-import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fsyncFolder, removeQuietly, writeFileAtomic } from '../fs/atomic-write';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fsyncFolder, removeQuietly, writeFileAtomic } from '../base/atomic-write';
 import { ByteRanges, type ByteSpan } from './byte-ranges';
-import { idForFileName } from './names';
+import { AudioError } from './errors';
+import { publish } from './files';
 
 /**
- * A label's audio file while it is partly cached: the bytes at their offsets in a sparse file
- * (`.<labelId>.stream`) and, beside it (`….stream.json`), what the service said of the file and
- * which byte ranges are on disk. A range is written into the state only after the file was
- * flushed past it, so after a crash or a power cut every range the state lists holds the
- * service's bytes; what arrived after the last flush is fetched again.
+ * A label's audio file while it is on its way from the service (audio-stream.ts fills it): the
+ * bytes at their offsets in a sparse file whose hidden name its owner gives (the audio cache's
+ * `.<labelId>.stream`, an export's `.<labelId>.earmark-partial`) and, beside it (`<name>.json`),
+ * what the service said of the file and which byte ranges are on disk. A range is written into
+ * the state only after the file was flushed past it, so after a crash or a power cut every range
+ * the state lists holds the service's bytes; what arrived after the last flush is fetched again.
  */
 
 /** What the service said of the file on the first answer; a resume must find the same. */
@@ -38,9 +40,7 @@ const sameFacts = (a: RemoteFacts, b: RemoteFacts) =>
   a.lastModified === b.lastModified &&
   a.contentType === b.contentType;
 
-export const streamPathOf = (folder: string, labelId: string) =>
-  join(folder, `.${idForFileName(labelId)}.stream`);
-export const streamStatePathOf = (dataPath: string) => `${dataPath}.json`;
+const statePathOf = (dataPath: string) => `${dataPath}.json`;
 
 export class PartialFile {
   /** Bytes on the file: readable now (some perhaps not yet flushed). */
@@ -61,20 +61,31 @@ export class PartialFile {
   }
 
   /**
-   * Opens the label's partial file in `folder`, or starts an empty one. Kept ranges are trusted
+   * Opens the label's partial file at `path`, or starts an empty one (with `mode`: the cache's
+   * are private, an export's become the user's file). Kept ranges are trusted
    * only with a validator the next request can send (If-Range): without one, a changed file on
    * the service could be spliced with the old one, so the bytes are dropped and filled again.
    */
-  static async open(folder: string, labelId: string): Promise<PartialFile> {
-    const path = streamPathOf(folder, labelId);
-    const state = await readState(streamStatePathOf(path), labelId);
-    const kept = state && validatorOf(state.facts) !== null ? state : null;
+  static async open(
+    path: string,
+    labelId: string,
+    { mode = 0o600 }: { mode?: number } = {},
+  ): Promise<PartialFile> {
+    const state = await readState(statePathOf(path), labelId);
+    let kept = state && validatorOf(state.facts) !== null ? state : null;
+    // A second link is the file published under its final name (files.ts publishes with a hard
+    // link): a crash came before this name was removed. Those bytes are the user's file now;
+    // this name goes, and the download starts again (writing here would change that file).
+    if (((await stat(path).catch(() => undefined))?.nlink ?? 1) > 1) {
+      await discardPartialFile(path);
+      kept = null;
+    }
     let handle: FileHandle;
     try {
-      handle = await open(path, kept ? 'r+' : 'w+', 0o600);
+      handle = await open(path, kept ? 'r+' : 'w+', mode);
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
-      handle = await open(path, 'w+', 0o600);
+      handle = await open(path, 'w+', mode);
       return new PartialFile(labelId, path, handle, null, []);
     }
     if (!kept) return new PartialFile(labelId, path, handle, null, []);
@@ -126,6 +137,9 @@ export class PartialFile {
         bytes.length - done,
         offset + done,
       );
+      // A nearly full disk takes part of a write without an error; the rest then fails
+      // (ENOSPC). A write that takes nothing at all would never end.
+      if (bytesWritten === 0) throw new AudioError('io_error', { detail: 'a write took no bytes' });
       done += bytesWritten;
     }
     this.written.add(offset, offset + bytes.length);
@@ -153,20 +167,24 @@ export class PartialFile {
     return this.checkpointing;
   }
 
-  /** The whole file, flushed, renamed to `finalPath`; the state goes. The handle stays readable. */
-  async publish(finalPath: string): Promise<void> {
+  /**
+   * The whole file, flushed, under `finalPath`; the state goes. `replace` renames over whatever
+   * is there; otherwise a file that took the name meanwhile is never overwritten (file_exists,
+   * files.ts). The handle stays readable.
+   */
+  async publish(finalPath: string, { replace = true } = {}): Promise<void> {
     await this.checkpointing.catch(() => undefined);
     await this.handle.datasync();
-    await rename(this.path, finalPath);
-    await removeQuietly(streamStatePathOf(this.path));
-    await fsyncFolder(join(finalPath, '..'));
+    await publish(this.path, finalPath, replace);
+    await removeQuietly(statePathOf(this.path));
+    await fsyncFolder(dirname(finalPath));
   }
 
   /** Drops every byte and the description: the next answer starts the file again. */
   async reset(): Promise<void> {
     this.remote = null;
     await this.clear();
-    await removeQuietly(streamStatePathOf(this.path));
+    await removeQuietly(statePathOf(this.path));
   }
 
   async close(): Promise<void> {
@@ -180,7 +198,7 @@ export class PartialFile {
   async discard(): Promise<void> {
     await this.close().catch(() => undefined);
     await removeQuietly(this.path);
-    await removeQuietly(streamStatePathOf(this.path));
+    await removeQuietly(statePathOf(this.path));
   }
 
   private async clear(): Promise<void> {
@@ -198,7 +216,7 @@ export class PartialFile {
       facts: this.remote,
       ranges: [...ranges],
     };
-    await writeFileAtomic(streamStatePathOf(this.path), JSON.stringify(state));
+    await writeFileAtomic(statePathOf(this.path), JSON.stringify(state));
   }
 }
 
@@ -228,8 +246,8 @@ async function readState(path: string, labelId: string): Promise<StateFile | nul
   }
 }
 
-/** Removes a partial file and its state without opening it (eviction, an account's removal). */
+/** Removes a partial file and its state without opening it (eviction, an account's removal, an export given up). */
 export async function discardPartialFile(dataPath: string): Promise<void> {
   await removeQuietly(dataPath);
-  await removeQuietly(streamStatePathOf(dataPath));
+  await removeQuietly(statePathOf(dataPath));
 }

@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
-import { delimiter, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 
 /**
  * Waveform peaks computed in main, so the renderer never decodes a long file: the minimum and
@@ -9,7 +6,7 @@ import { delimiter, join, resolve } from 'node:path';
  * built as the bytes stream in and stored beside the audio as a small binary file (encodePeaks).
  */
 
-export const PEAKS_PER_SECOND = 100;
+const PEAKS_PER_SECOND = 100;
 
 export interface Peaks {
   sampleRate: number;
@@ -22,7 +19,7 @@ export interface Peaks {
   max: Int16Array;
 }
 
-export const peaksDuration = (peaks: Peaks): number => peaks.frames / peaks.sampleRate;
+const peaksDuration = (peaks: Peaks): number => peaks.frames / peaks.sampleRate;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -385,55 +382,4 @@ export function partialWaveformData(
     },
     maxLength,
   );
-}
-
-/** ffmpeg on the PATH, or null. Used only when the caller opts in (see docs/audio.md). */
-export async function findFfmpeg(path = process.env.PATH ?? ''): Promise<string | null> {
-  const names = process.platform === 'win32' ? ['ffmpeg.exe'] : ['ffmpeg'];
-  for (const folder of path.split(delimiter).filter(Boolean)) {
-    for (const name of names) {
-      const candidate = join(folder, name);
-      try {
-        await access(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return null;
-}
-
-/**
- * Peaks of a file only ffmpeg can decode (AAC in MP4), streamed from its stdout as 16-bit mono
- * PCM at 8 kHz: never the whole decoded file in memory. Rejects when ffmpeg fails or `signal` aborts.
- */
-export function decodedPeaks(
-  file: string,
-  ffmpeg: string,
-  options: { signal?: AbortSignal; peaksPerSecond?: number } = {},
-): Promise<Peaks> {
-  const sampleRate = 8000;
-  const builder = new PcmPeakBuilder(sampleRate, 1, options.peaksPerSecond);
-  const child = spawn(
-    ffmpeg,
-    // An absolute path: a file name starting with "-" is never read as an option.
-    [
-      ...['-nostdin', '-v', 'error', '-i', resolve(file)],
-      ...['-map', '0:a:0', '-ac', '1', '-ar', String(sampleRate), '-f', 's16le', 'pipe:1'],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal, windowsHide: true },
-  );
-  let errors = '';
-  child.stdout.on('data', (chunk: Buffer) => builder.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (errors.length < 4096) errors += chunk.toString('utf8');
-  });
-  return new Promise((resolvePeaks, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code === 0) resolvePeaks(builder.finish());
-      else reject(new Error(`ffmpeg exited with ${code}: ${errors.trim().slice(0, 500)}`));
-    });
-  });
 }

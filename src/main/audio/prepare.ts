@@ -1,12 +1,17 @@
 import { type AudioProgress, type PreparedAudio, type Waveform } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { AudioCache, CachedOrStreaming } from './audio-cache';
-import type { AudioStream } from './audio-stream';
-import type { AudioSource } from './download';
+import type { AudioSource, AudioStream } from './audio-stream';
 import { Readable } from 'node:stream';
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 import { AudioError } from './errors';
-import { serveMedia, serveStreamingMedia, type MediaRequest, type MediaResponse } from './media';
+import {
+  MEDIA_HEADERS,
+  serveMedia,
+  serveStreamingMedia,
+  type MediaRequest,
+  type MediaResponse,
+} from './media';
 import { readPeaksFile, waveformData } from './peaks';
 
 /** Points on the waveform handed to the renderer: enough for a wide window, small over IPC. */
@@ -86,15 +91,13 @@ export class AudioPreparation {
       if (error instanceof AppError && ['no_account', 'key_missing'].includes(error.kind)) {
         return {
           status: 401,
-          headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+          headers: { ...MEDIA_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
           body: Readable.from([`${error.message}\n`]),
         };
       }
-      return { status: 404, headers: { 'cache-control': 'no-cache' }, body: null };
+      return { status: 404, headers: { ...MEDIA_HEADERS }, body: null };
     }
-    if (found.kind === 'whole') {
-      return serveMedia(request, { path: found.audio.path, contentType: found.audio.contentType });
-    }
+    if (found.kind === 'whole') return serveMedia(request, { path: found.audio.path });
     return serveStreamingMedia(request, found.stream);
   }
 

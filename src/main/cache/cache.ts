@@ -1,7 +1,8 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
-import { openCacheDatabase, type CacheRecovery } from './database';
+import { workerEntry, type WorkerEntry } from '../base/worker-entry';
+import { damagedCopiesOf, openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
 import {
@@ -17,6 +18,20 @@ import {
 /** Where an account's cache lives: one SQLite file per account. */
 export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
+
+/**
+ * Every file of an account's cache: the database with its WAL, shared memory and rollback
+ * journal, and the damaged copies moved aside.
+ */
+export const cacheFilesOf = (file: string): string[] => [
+  ...['', '-wal', '-shm', '-journal'].map((suffix) => `${file}${suffix}`),
+  ...damagedCopiesOf(file),
+];
+
+/** Deletes a closed cache's files (cacheFilesOf). */
+export async function deleteCacheFiles(file: string): Promise<void> {
+  await Promise.all(cacheFilesOf(file).map((path) => rm(path, { force: true })));
+}
 
 export interface CacheOptions {
   file: string;
@@ -54,7 +69,7 @@ export interface Cache {
 }
 
 /** A failure inside the cache's thread (SQLite's code when it has one). */
-export class CacheError extends Error {
+class CacheError extends Error {
   readonly code: string | undefined;
   constructor(error: WorkerError) {
     super(error.message);

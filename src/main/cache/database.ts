@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
-import { all, run, type Db } from '../../node/sql';
+import { all, run, type Db } from '../../node-common/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
-export const CACHE_APPLICATION_ID = 0x45524d4b;
+const CACHE_APPLICATION_ID = 0x45524d4b;
 
 /** A damaged cache moved aside at open, and the user-made data saved from it. */
 export interface CacheRecovery {
@@ -16,6 +16,10 @@ export interface CacheRecovery {
   movedTo: string;
   /** Created ranges read back from the damaged file (they exist nowhere else). */
   salvagedCreatedRanges: number;
+  /** Review marks and settings read back from it (this user's, nowhere else either). */
+  salvagedReviewMarks: number;
+  /** Transcript versions whose speaker names were read back from it (nor do they). */
+  salvagedSpeakerNames: number;
 }
 
 export interface OpenedCacheDatabase {
@@ -33,13 +37,22 @@ export interface CacheDatabaseOptions {
   targetVersion?: number;
 }
 
-interface SalvagedRange {
-  conversation_id: string;
-  device_id: string;
-  start_ms: number;
-  end_ms: number;
-  created_at: string;
-}
+/**
+ * What only this computer knows, copied from a damaged file into the new one: the ranges of the
+ * conversations created here, and this user's review marks and settings (006). Each table is read
+ * on its own, so a damaged one (or one an older file lacks) costs only its own rows.
+ */
+const SALVAGED_TABLES = {
+  created_ranges: ['conversation_id', 'device_id', 'start_ms', 'end_ms', 'created_at'],
+  review_records: ['label_id', 'reviewed_at'],
+  review_versions: ['label_id', 'version_key'],
+  review_conversations: ['conversation_id', 'status', 'reviewed_at'],
+  review_settings: ['key', 'value'],
+  // Restored as no version's current: the record's next read places them and indexes their lines.
+  speaker_overlays: ['label_id', 'version_key', 'names', 'moves', 'notice', 'updated_at'],
+} as const;
+type SalvagedTable = keyof typeof SALVAGED_TABLES;
+type Salvaged = Partial<Record<SalvagedTable, Record<string, unknown>[]>>;
 
 const CORRUPT_SUFFIX = '.corrupt-';
 const SIDE_FILES = ['', '-wal', '-shm'] as const;
@@ -67,18 +80,25 @@ function damageOf(file: string, options: CacheDatabaseOptions): string | undefin
   }
 }
 
-/** Created ranges still readable in a damaged file; none when that part is damaged too. */
-function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): SalvagedRange[] {
+/** The rows of SALVAGED_TABLES still readable in a damaged file. */
+function salvage(file: string, options: CacheDatabaseOptions): Salvaged {
   let db: Db | undefined;
+  const salvaged: Salvaged = {};
   try {
     db = new Database(file, {
       readonly: true,
       fileMustExist: true,
       nativeBinding: options.nativeBinding,
     });
-    return all<SalvagedRange>(db, 'SELECT * FROM created_ranges');
+    for (const [table, columns] of Object.entries(SALVAGED_TABLES)) {
+      try {
+        salvaged[table as SalvagedTable] = all(db, `SELECT ${columns.join(', ')} FROM ${table}`);
+      } catch {
+        // That table is damaged, or the file is older than it.
+      }
+    }
   } catch {
-    return [];
+    // Not even readable: nothing to save.
   } finally {
     try {
       db?.close();
@@ -86,15 +106,28 @@ function salvageCreatedRanges(file: string, options: CacheDatabaseOptions): Salv
       // A damaged file may refuse even to close cleanly; it is moved aside next.
     }
   }
+  return salvaged;
+}
+
+const count = (salvaged: Salvaged, tables: SalvagedTable[]) =>
+  tables.reduce((n, table) => n + (salvaged[table]?.length ?? 0), 0);
+
+/**
+ * The damaged copies of a cache moved aside (with their WAL and shared memory): they hold
+ * clinical text of any age, so a cleanup and "Remove everything" delete them too.
+ */
+export function damagedCopiesOf(file: string): string[] {
+  const dir = dirname(file);
+  const prefix = `${basename(file)}${CORRUPT_SUFFIX}`;
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => join(dir, name));
 }
 
 /** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
 function moveAside(file: string, nowMs: number): string {
-  const dir = dirname(file);
-  const prefix = `${basename(file)}${CORRUPT_SUFFIX}`;
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix)) rmSync(join(dir, name), { force: true });
-  }
+  for (const copy of damagedCopiesOf(file)) rmSync(copy, { force: true });
   const target = `${file}${CORRUPT_SUFFIX}${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`;
   for (const side of SIDE_FILES) {
     if (existsSync(file + side)) renameSync(file + side, target + side);
@@ -103,6 +136,12 @@ function moveAside(file: string, nowMs: number): string {
 }
 
 function configure(db: Db): void {
+  // A new file gives freed pages back to the file system (the cleanup's incremental_vacuum), so
+  // the cache shrinks when old records go. Only possible before the file's first page: an
+  // existing cache keeps its mode and reuses its free pages instead.
+  if ((db.pragma('page_count', { simple: true }) as number) === 0) {
+    db.pragma('auto_vacuum = INCREMENTAL');
+  }
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last
   // transactions but never corrupts. Right for a cache.
@@ -110,6 +149,9 @@ function configure(db: Db): void {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
+  // Deleted rows and freed pages are overwritten with zeros, so removed text does not linger in
+  // the file's free space (retention; docs/security.md says what this does not cover).
+  db.pragma('secure_delete = ON');
   db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
 }
 
@@ -125,15 +167,17 @@ export function openCacheDatabase(
 ): OpenedCacheDatabase {
   mkdirSync(dirname(file), { recursive: true });
   let recovery: CacheRecovery | null = null;
-  let salvaged: SalvagedRange[] = [];
+  let salvaged: Salvaged = {};
   if (existsSync(file)) {
     const damage = damageOf(file, options);
     if (damage !== undefined) {
-      salvaged = salvageCreatedRanges(file, options);
+      salvaged = salvage(file, options);
       recovery = {
         reason: damage,
         movedTo: moveAside(file, nowMs),
-        salvagedCreatedRanges: salvaged.length,
+        salvagedCreatedRanges: count(salvaged, ['created_ranges']),
+        salvagedReviewMarks: count(salvaged, ['review_records', 'review_conversations']),
+        salvagedSpeakerNames: count(salvaged, ['speaker_overlays']),
       };
     }
   }
@@ -146,12 +190,14 @@ export function openCacheDatabase(
     if (version > latest) throw new CacheTooNewError(file, version, latest);
     configure(db);
     migrate(db, file, migrations, options.targetVersion);
-    if (salvaged.length > 0) {
-      const insert = `INSERT OR IGNORE INTO created_ranges
-          (conversation_id, device_id, start_ms, end_ms, created_at)
-        VALUES (@conversation_id, @device_id, @start_ms, @end_ms, @created_at)`;
-      db.transaction(() => salvaged.forEach((range) => run(db, insert, range)))();
-    }
+    db.transaction(() => {
+      for (const [table, rows] of Object.entries(salvaged)) {
+        const columns = SALVAGED_TABLES[table as SalvagedTable];
+        const insert = `INSERT OR IGNORE INTO ${table} (${columns.join(', ')})
+          VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+        for (const row of rows) run(db, insert, row);
+      }
+    })();
     return { db, file, recovery };
   } catch (error) {
     db.close();
@@ -167,6 +213,9 @@ export function openCacheReader(file: string, options: CacheDatabaseOptions = {}
     nativeBinding: options.nativeBinding,
   });
   db.pragma('busy_timeout = 5000');
+  // This connection writes nothing; set anyway, so no connection to the file ever frees a page
+  // without zeroing it.
+  db.pragma('secure_delete = ON');
   const latest = (options.migrations ?? MIGRATIONS).at(-1)?.version ?? 0;
   if (schemaVersion(db) !== latest) {
     db.close();

@@ -9,7 +9,7 @@ import {
 } from '../../shared/api';
 import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { all, get, run, type Db } from '../../node/sql';
+import { all, get, run, type Db } from '../../node-common/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface LabelRow {
@@ -45,7 +45,7 @@ export interface LabelPageResult {
  * (its current transcript is missing or still being generated, or they were last fetched less
  * than `settleMs` after the recording ended), at most once per `refetchBefore`.
  */
-export interface NotesRecheck {
+interface NotesRecheck {
   settleMs: number;
   /** Notes fetched after this time are fresh enough for this run. */
   refetchBefore: number;
@@ -145,6 +145,9 @@ const UPSERT_LIST_ROWS = `
   ON CONFLICT (id) DO UPDATE SET
     notes_stale = CASE
       WHEN ${ROW_CHANGED} THEN 1
+      -- What this user reviewed is rechecked at every run of the window: a newer transcript or
+      -- note must bring it back to the review queue as "updated" (migration 006).
+      WHEN @recheck = 1 AND labels.id IN (SELECT label_id FROM review_records) THEN 1
       WHEN @recheck = 1
         AND (labels.transcript_pending = 1 OR labels.notes_fetched_at IS NULL
              OR labels.notes_fetched_at < labels.to_ms + @settleMs)

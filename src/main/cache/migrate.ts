@@ -1,4 +1,4 @@
-import type { Db } from '../../node/sql';
+import type { Db } from '../../node-common/sql';
 
 /**
  * One schema version. `up` runs inside a transaction together with the `user_version` bump, so a

@@ -1,8 +1,11 @@
 import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
+import { reviewReads, reviewWrites } from './review';
+import { retentionReads, retentionWrites } from './retention';
 import { searchReads } from './search';
-import { get, type Db } from '../../node/sql';
+import { speakerReads, speakerWrites } from './speakers';
+import { get, type Db } from '../../node-common/sql';
 import { syncStateReads, syncStateWrites } from './sync-state';
 import { taskReads, taskWrites } from './tasks';
 
@@ -50,8 +53,11 @@ export const READS = {
   ...hubReads,
   ...taskReads,
   ...searchReads,
+  ...reviewReads,
+  ...speakerReads,
   ...syncStateReads,
   ...statsReads,
+  ...retentionReads,
 };
 
 export const WRITES = {
@@ -59,6 +65,9 @@ export const WRITES = {
   ...hubWrites,
   ...taskWrites,
   ...syncStateWrites,
+  ...reviewWrites,
+  ...speakerWrites,
+  ...retentionWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any argument list is allowed here
@@ -73,8 +82,6 @@ export type Remote<Table extends Record<string, Query>> = {
 
 export type CacheReader = Remote<typeof READS>;
 export type CacheWriter = Remote<typeof WRITES>;
-export type ReadName = keyof typeof READS;
-export type WriteName = keyof typeof WRITES;
 
 /** Runs a query by name on a connection (the cache's thread, or the main thread when inline). */
 export function runQuery(db: Db, side: 'read' | 'write', name: string, args: unknown[]): unknown {

@@ -1,14 +1,15 @@
 import type { ConversationStatus, RecordType } from '../../shared/api';
 import type { SearchHit, SearchKind, SearchLabel, SnippetPart } from '../../shared/search';
-import { all, type Db } from '../../node/sql';
+import type { SpeakerRole } from '../../shared/speakers/overlay';
+import { all, type Db } from '../../node-common/sql';
 
 /**
  * Full-text search over the cache (FTS5, migration 002). Snippets come back as parts marked hit
  * or not, never as markup: the renderer shows each part as text and styles the hits.
  */
 
-export type { SearchHit, SearchKind, SearchLabel, SnippetPart };
-export const SEARCH_KINDS: readonly SearchKind[] = ['patient', 'note', 'conversation'];
+export type { SearchHit, SnippetPart };
+const SEARCH_KINDS: readonly SearchKind[] = ['patient', 'note', 'conversation', 'speaker'];
 
 export interface SearchOptions {
   /** At most this many hits (1–200, default 20). */
@@ -31,11 +32,10 @@ const SNIPPET_TOKENS = 12;
 const MAX_LIMIT = 200;
 
 /**
- * The user's words as an FTS5 expression: every word (or "quoted phrase") must occur; each is a
- * quoted FTS5 string, so no input is ever FTS5 syntax; the last word also matches as a prefix
- * while it is being typed.
+ * The user's words as FTS5 strings: each word (or "quoted phrase") a quoted FTS5 string, so no
+ * input is ever FTS5 syntax; the last word also matches as a prefix while it is being typed.
  */
-export function ftsExpression(input: string): string {
+function ftsTerms(input: string): string[] {
   const terms: string[] = [];
   const pattern = /"([^"]*)"?|(\S+)/g;
   let lastBare = -1;
@@ -50,8 +50,11 @@ export function ftsExpression(input: string): string {
   if (lastBare === terms.length - 1 && lastBare >= 0 && !/\s$/.test(input)) {
     terms[lastBare] += '*';
   }
-  return terms.join(' ');
+  return terms;
 }
+
+/** The user's words as an FTS5 expression: every word must occur. */
+export const ftsExpression = (input: string): string => ftsTerms(input).join(' ');
 
 /** Splits a snippet marked with \u0002…\u0003 into parts. */
 export function snippetParts(marked: string): SnippetPart[] {
@@ -98,8 +101,8 @@ const toLabel = (row: LabelColumns): SearchLabel => ({
   patientName: row.patient_name,
 });
 
-const snippetOf = (index: string) =>
-  `snippet(${index}, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS snippet`;
+const snippetOf = (index: string, column = 0) =>
+  `snippet(${index}, ${column}, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS snippet`;
 
 type NoteIndex = 'notes_fts' | 'history_fts';
 
@@ -232,13 +235,65 @@ function conversations(db: Db, expression: string, limit: number): SearchHit[] {
   }));
 }
 
+interface SpeakerLineColumns extends Ranked, LabelColumns {
+  name: string;
+  line: number;
+  role: SpeakerRole | null;
+  speaker: string;
+}
+
+/**
+ * Lines said by a named speaker (migration 007) where at least one word is in the name and every
+ * word is in the name or the line: "Marsh" finds Dr Marsh's lines, "Marsh vomiting" those of hers
+ * about vomiting, and "vomiting" alone none (the transcripts' own hits have it). One hit per
+ * record and speaker: the best line, and how many of theirs match.
+ */
+function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHit[] {
+  const expression = `(${terms.join(' AND ')}) AND speaker : (${terms.join(' OR ')})`;
+  const ranked = all<SpeakerLineColumns>(
+    db,
+    `SELECT speaker_lines_fts.rowid AS seq, bm25(speaker_lines_fts) AS score,
+            highlight(speaker_lines_fts, 0, char(2), char(3)) AS name,
+            ${snippetOf('speaker_lines_fts', 1)},
+            s.line, s.role, s.speaker, s.label_id, l.type AS label_type, l.from_ms, l.to_ms,
+            l.patient_name
+       FROM speaker_lines_fts
+       JOIN speaker_lines s ON s.seq = speaker_lines_fts.rowid
+       JOIN labels l ON l.id = s.label_id
+      WHERE speaker_lines_fts MATCH @expression
+      ORDER BY score, s.line LIMIT @limit`,
+    { expression, limit: limit * 20 },
+  );
+  const hits = new Map<string, SearchHit & { kind: 'speaker' }>();
+  for (const row of ranked) {
+    const key = `${row.label_id}\u0000${row.speaker}`;
+    const known = hits.get(key);
+    if (known) {
+      known.lines++;
+      continue;
+    }
+    hits.set(key, {
+      kind: 'speaker',
+      label: toLabel(row),
+      speaker: row.speaker,
+      role: row.role,
+      line: row.line,
+      lines: 1,
+      snippet: snippetParts(`${row.name}: ${row.snippet}`),
+      score: row.score,
+    });
+  }
+  return [...hits.values()].slice(0, limit);
+}
+
 export const searchReads = {
   /**
    * Ranked hits for the user's words: current notes, patient names and conversation transcripts
    * by bm25 together, then (unless `history: false`) replaced note versions.
    */
   search(db: Db, query: string, options: SearchOptions = {}): SearchResults {
-    const expression = ftsExpression(query);
+    const terms = ftsTerms(query);
+    const expression = terms.join(' ');
     if (expression === '') return { expression, hits: [] };
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(options.limit ?? 20)));
     const kinds = new Set(options.kinds ?? SEARCH_KINDS);
@@ -246,6 +301,7 @@ export const searchReads = {
       ...(kinds.has('patient') ? patients(db, expression, limit) : []),
       ...(kinds.has('note') ? currentNotes(db, expression, limit) : []),
       ...(kinds.has('conversation') ? conversations(db, expression, limit) : []),
+      ...(kinds.has('speaker') ? speakerLines(db, terms, limit) : []),
     ]
       .sort((a, b) => a.score - b.score)
       .slice(0, limit);

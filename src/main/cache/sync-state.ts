@@ -1,4 +1,4 @@
-import { get, run, type Db } from '../../node/sql';
+import { get, run, type Db } from '../../node-common/sql';
 
 /** A sync stream's saved state, written in the same transaction as the data it describes. */
 export interface SyncStateWrite {

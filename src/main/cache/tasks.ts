@@ -1,5 +1,5 @@
 import type { Task, TaskBoard, TaskList, TaskListQuery } from '../../shared/api';
-import { all, get, run, upsert, type Db } from '../../node/sql';
+import { all, get, run, upsert, type Db } from '../../node-common/sql';
 import { saveSyncState, syncStateReads } from './sync-state';
 
 interface BoardRow {

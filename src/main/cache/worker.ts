@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openCacheDatabase, openCacheReader } from './database';
 import { toWorkerError, type WorkerInit, type WorkerMessage, type WorkerRequest } from './protocol';
 import { runQuery } from './queries';
-import type { Db } from '../../node/sql';
+import type { Db } from '../../node-common/sql';
 
 const port = parentPort;
 if (!port) throw new Error('src/main/cache/worker.ts runs as a worker thread.');

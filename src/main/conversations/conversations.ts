@@ -6,7 +6,7 @@ import {
 } from '../../shared/api';
 import type { ConversationPage, CreatedRange, Sourced } from '../../shared/ipc';
 import { overlaps } from '../../shared/timeline/bands';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { Cache } from '../cache';
 import { recordOf, type ConversationRanges } from './ranges';
 
@@ -38,6 +38,8 @@ export interface ConversationsDeps {
   cache(): Promise<Cache>;
   organizationId(): string;
   ranges: ConversationRanges;
+  /** A record by its id, through the offline policy (the recordings area's). */
+  record(labelId: string): Promise<Sourced<Label>>;
 }
 
 /** Conversations: the listing and one conversation (both offline too), and the record one became. */
@@ -110,16 +112,7 @@ export class Conversations {
   async record(ref: ConversationRef): Promise<Sourced<Label | null>> {
     const known = await this.get(ref).catch(() => null);
     const labelId = known?.value.labelId;
-    if (labelId) {
-      return this.deps.service.read({
-        fetch: (service) => service.api.labels.get(labelId),
-        keep: (write, label, at) => write.storeLabels([label], at),
-        cached: async (read) => {
-          const label = await read.label(labelId);
-          return label && { value: label, fetchedAt: await read.labelSeenAt(labelId) };
-        },
-      });
-    }
+    if (labelId) return this.deps.record(labelId);
     const range = await this.createdRange(ref);
     if (!range) return { value: null, source: 'cache', fetchedAt: null };
     const serialOf = (devices: readonly { value: string; serial: string }[]) =>

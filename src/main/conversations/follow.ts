@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TERMINAL_STATUSES, type Conversation } from '../../shared/api';
 import type { ConversationChange, Sourced } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
-import { isApiError } from '../api/errors';
+import type { ActiveService } from '../connection/active-service';
+import { isApiError } from '../service-client/errors';
+import { isTransient } from '../service-client/failures';
 import type { Cache } from '../cache';
 import type { ConversationRef, Conversations } from './conversations';
 
@@ -13,13 +14,12 @@ export interface FollowBackoff {
   maxMs: number;
 }
 
-export const FOLLOW_BACKOFF: FollowBackoff = { firstMs: 1000, factor: 1.5, maxMs: 15_000 };
+const FOLLOW_BACKOFF: FollowBackoff = { firstMs: 1000, factor: 1.5, maxMs: 15_000 };
 
 export interface FollowerDeps {
   service: Pick<ActiveService, 'call'>;
   conversations: Pick<Conversations, 'get'>;
   cache(): Promise<Cache>;
-  accountId(): string;
   /** A followed conversation changed (the conversation.changed event). */
   changed(change: ConversationChange): void;
   log(message: string): void;
@@ -31,27 +31,30 @@ const isFinal = (conversation: Conversation) => TERMINAL_STATUSES.includes(conve
 /** What a screen shows of a conversation: any difference is a change worth pushing. */
 const sameState = (a: Conversation, b: Conversation) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The service may answer again later (no network, a time-out, busy, a bad moment). */
+/**
+ * The service may answer again later: a transient failure (unreachable or busy), or an answer
+ * it could not read (a bad moment of a proxy or of the service): a follow outlives both.
+ */
 const isPassing = (error: unknown) =>
-  isApiError(error) &&
-  ['offline', 'timeout', 'rate_limited', 'server_error', 'invalid_response'].includes(error.kind);
+  isTransient(error) || (isApiError(error) && error.kind === 'invalid_response');
 
 interface Follow {
-  accountId: string;
   abort: AbortController;
   done: Promise<void>;
 }
 
 /**
- * Follows conversations to their final state, once, in main: each followed conversation is
- * asked for with a backoff until its status is in TERMINAL_STATUSES, and every change is kept in
- * the cache and pushed. One follow per conversation (a second caller joins it); stopped when
- * another account becomes active and when the app quits. While the service cannot be reached it
- * keeps asking (at the slowest pace), so it goes on when the connection comes back.
+ * Follows an account's conversations to their final state, once, in main: each followed
+ * conversation is asked for with a backoff until its status is in TERMINAL_STATUSES, and every
+ * change is kept in the cache and pushed. One follow per conversation (a second caller joins it);
+ * one follower per open account (its AccountScope), stopped with it: when another account becomes
+ * active and when the app quits. While the service cannot be reached it keeps asking (at the
+ * slowest pace), so it goes on when the connection comes back.
  */
 export class ConversationFollower {
   private readonly follows = new Map<string, Follow>();
   private readonly backoff: FollowBackoff;
+  private stopped = false;
 
   constructor(private readonly deps: FollowerDeps) {
     this.backoff = deps.backoff ?? FOLLOW_BACKOFF;
@@ -59,18 +62,17 @@ export class ConversationFollower {
 
   /** Follows a conversation (or joins its follow) and answers it as it is now. */
   async follow(ref: ConversationRef): Promise<Sourced<Conversation>> {
-    const accountId = this.deps.accountId();
-    const key = `${accountId}\n${ref.deviceId}\n${ref.conversationId}`;
+    const key = `${ref.deviceId}\n${ref.conversationId}`;
     let now: Sourced<Conversation> | undefined;
     try {
       now = await this.deps.conversations.get(ref);
     } catch (error) {
       // Unreachable and nothing cached: follow all the same, and say why there is no answer yet.
       if (!isPassing(error)) throw error;
-      this.start(key, accountId, ref, undefined);
+      this.start(key, ref, undefined);
       throw error;
     }
-    if (!isFinal(now.value)) this.start(key, accountId, ref, now.value);
+    if (!isFinal(now.value)) this.start(key, ref, now.value);
     return now;
   }
 
@@ -79,15 +81,12 @@ export class ConversationFollower {
     return this.follows.size;
   }
 
-  /** Stops the follows of every account but `accountId` (another account became active). */
-  stopOthers(accountId: string): void {
-    for (const [key, follow] of this.follows) {
-      if (follow.accountId !== accountId) this.stop(key, follow);
-    }
-  }
-
-  /** Stops every follow (the app is quitting) and waits for them to end. */
+  /**
+   * Stops every follow (its account closes, the app quits) and waits for them to end; a follow
+   * asked for afterwards answers but is not started.
+   */
   async stopAll(): Promise<void> {
+    this.stopped = true;
     const follows = [...this.follows];
     for (const [key, follow] of follows) this.stop(key, follow);
     await Promise.all(follows.map(([, follow]) => follow.done));
@@ -98,15 +97,10 @@ export class ConversationFollower {
     if (this.follows.get(key) === follow) this.follows.delete(key);
   }
 
-  private start(
-    key: string,
-    accountId: string,
-    ref: ConversationRef,
-    known: Conversation | undefined,
-  ): void {
-    if (this.follows.has(key)) return;
+  private start(key: string, ref: ConversationRef, known: Conversation | undefined): void {
+    if (this.stopped || this.follows.has(key)) return;
     const abort = new AbortController();
-    const follow: Follow = { accountId, abort, done: Promise.resolve() };
+    const follow: Follow = { abort, done: Promise.resolve() };
     this.follows.set(key, follow);
     follow.done = this.run(ref, known, abort.signal)
       .catch((error: unknown) => {

@@ -2,10 +2,10 @@ import type { Conversation, ConversationListQuery, Device, Label } from '../../s
 import { CONVERSATION_MAX_RANGE_MS } from '../../shared/api/values';
 import type { ConversationSummary, CreatedRange, Sourced } from '../../shared/ipc';
 import { conversationBands, type ConversationBand } from '../../shared/timeline/bands';
-import { isApiError } from '../api/errors';
-import type { ActiveService } from '../active-service';
+import { isApiError } from '../service-client/errors';
+import type { ActiveService } from '../connection/active-service';
 import type { Cache, CacheReader } from '../cache';
-import type { ServiceClient } from '../service-client';
+import type { ServiceClient } from '../service-client/connect';
 
 /**
  * Where each conversation lies in time. The seed's conversation carries no times; the reference

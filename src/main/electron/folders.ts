@@ -1,5 +1,5 @@
 import type { BaseWindow, Dialog, OpenDialogOptions, Shell } from 'electron';
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 
 /**
  * The export folder picked in the system's dialog (the user's own choice: the only way a folder

@@ -4,7 +4,7 @@
 import type { App, BrowserWindow, Dialog, Event } from 'electron';
 
 /** How long quitting waits for the core's clean-up before it quits anyway. */
-export const CLOSE_TIME_LIMIT_MS = 5_000;
+const CLOSE_TIME_LIMIT_MS = 5_000;
 
 /**
  * Takes the single-instance lock, or answers false after ending this process at once: a second
@@ -33,7 +33,7 @@ export function claimSingleInstance(
  * Runs `close`, giving up after `limitMs`: whether it finished, and why not. It never rejects:
  * what is left undone is logged by the caller, and the app quits either way.
  */
-export async function closeWithin(
+async function closeWithin(
   close: () => Promise<void>,
   limitMs: number,
 ): Promise<{ closed: true } | { closed: false; reason: string }> {
@@ -83,7 +83,7 @@ export function closeBeforeQuit(
   });
 }
 
-export const STARTUP_FAILURE_TITLE = 'Earmark could not start';
+const STARTUP_FAILURE_TITLE = 'Earmark could not start';
 const WHAT_TO_DO =
   'Open Earmark again. If this message comes back, restart the computer and try once more. ' +
   'If it still appears, send this message to whoever looks after Earmark at your clinic.';

@@ -1,8 +1,8 @@
 import type { Protocol } from 'electron';
 import { MEDIA_PATH_PREFIX } from '../../shared/ipc';
 import { toFetchResponse, type MediaRequest, type MediaResponse } from '../audio/media';
-import { contentSecurityPolicy, rendererHeaders } from '../csp';
-import { readStatic } from '../static-files';
+import { contentSecurityPolicy, rendererHeaders } from '../shell/csp';
+import { readStatic } from '../shell/static-files';
 
 /** The renderer's origin: a custom scheme, not file://, so it has an origin and a CSP header. */
 export const APP_SCHEME = 'earmark';

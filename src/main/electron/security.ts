@@ -1,5 +1,5 @@
 import type { Session, WebContents } from 'electron';
-import { parseExternalUrl } from '../external-url';
+import { parseExternalUrl } from '../base/external-url';
 import { APP_HOST, APP_SCHEME } from './protocol';
 
 /** Is this URL the app's own renderer? (URL.origin is "null" for custom schemes: compare parts.) */

@@ -23,9 +23,7 @@ type CaQuery = (type: 'default' | 'system') => string[];
 const caQuery = (tls as { getCACertificates?: CaQuery }).getCACertificates;
 
 /** Node's reader of the system's store (Keychain, Windows' store, OpenSSL's folders), if any. */
-export const nodeSystemStore: AuthorityReader | undefined = caQuery
-  ? () => caQuery('system')
-  : undefined;
+const nodeSystemStore: AuthorityReader | undefined = caQuery ? () => caQuery('system') : undefined;
 
 /** What Node trusts by default: its bundled list (and NODE_EXTRA_CA_CERTS where that is read). */
 const nodeDefaults: AuthorityReader = () => caQuery?.('default') ?? tls.rootCertificates;

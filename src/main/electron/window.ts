@@ -1,13 +1,13 @@
 import type { BrowserWindowConstructorOptions, Rectangle } from 'electron';
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../base/atomic-write';
 
 export interface WindowState {
   bounds: Rectangle;
   maximized: boolean;
 }
 
-export const DEFAULT_BOUNDS = { width: 1280, height: 820 };
+const DEFAULT_BOUNDS = { width: 1280, height: 820 };
 export const MIN_SIZE = { width: 1024, height: 700 };
 
 /** The renderer's security settings: isolated, sandboxed, no Node, web security on. */

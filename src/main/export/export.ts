@@ -8,19 +8,23 @@ import { noteKinds } from '../../shared/record/notes';
 import { notePlainText, parseSoap } from '../../shared/record/soap';
 import { timedTranscriptText, type TimedLine } from '../../shared/record/timed-transcript';
 import { toWebVtt } from '../../shared/record/webvtt';
+import { spokenLines } from '../../shared/record/spoken-lines';
+import { nameSpeakersInNote, namedTranscriptText } from '../../shared/speakers/outputs';
+import {
+  EMPTY_OVERLAY,
+  nameLines,
+  speakerLegend,
+  type SpeakerOverlay,
+} from '../../shared/speakers/overlay';
 import { SOAP_NOTE_TYPE } from '../../shared/api/values';
 import { currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { ApiError } from '../api/errors';
-import {
-  discardPartial,
-  downloadLabelAudio,
-  type AudioSource,
-  type DownloadResult,
-} from '../audio/download';
+import { ApiError } from '../service-client/errors';
+import type { AudioSource } from '../audio/audio-stream';
 import { AudioError, isAudioError, type AudioErrorKind } from '../audio/errors';
 import { assertWritableFolder, chooseName, writeNewFile, type OnExists } from '../audio/files';
-import { removeQuietly } from '../fs/atomic-write';
+import { removeQuietly } from '../base/atomic-write';
 import { labelFileStem, safeFileName, withExtension } from '../audio/names';
+import { discardExportPartial, exportAudio, type ExportedAudio } from './export-audio';
 
 /**
  * Exports labels' audio into a folder the user picked: bounded concurrency, per-file and overall
@@ -28,12 +32,12 @@ import { labelFileStem, safeFileName, withExtension } from '../audio/names';
  * speakers where known), its transcript as WebVTT subtitles (.vtt, where line times are known)
  * and its clinical note (.soap.txt); and a manifest (manifest.csv and manifest.json) with each
  * label's id, patient, type, times, and every file written with its size and SHA-256 (the audio's
- * computed while it streamed). A label without audio is a manifest row, not a
+ * read back as it streamed in, export-audio.ts). A label without audio is a manifest row, not a
  * failure of the export; a folder that cannot take files (missing, read-only, full) stops it with
  * a typed error, and no file with a final name is ever partial.
  */
 
-export type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
+type ExportStatus = 'exported' | 'no_audio' | 'skipped' | 'failed' | 'cancelled';
 
 export interface ManifestRow {
   labelId: string;
@@ -55,11 +59,13 @@ export interface ManifestRow {
   /** The current SOAP note as plain text with its section headings. */
   clinicalNoteFile?: string | null;
   clinicalNoteSha256?: string | null;
+  /** Who spoke, as named on this computer ("Dr Marsh (vet), Mrs Patel (owner)"). */
+  speakers?: string | null;
   /** Why a label was not exported, in words. */
   error: string | null;
 }
 
-export interface ExportFileProgress {
+interface ExportFileProgress {
   labelId: string;
   state: 'waiting' | 'downloading' | ExportStatus;
   bytesDone: number;
@@ -77,11 +83,13 @@ export interface ExportProgress {
 }
 
 /**
- * Where an export reads from: the labels and their audio, and a hub record's transcript lines
- * with their times (null where there are none, or they cannot be had).
+ * Where an export reads from: the labels and their audio, a hub record's transcript lines with
+ * their times (null where there are none, or they cannot be had), and the names given to its
+ * transcript's speakers on this computer.
  */
 export type ExportSource = AudioSource & {
   transcriptLines?(label: Label): Promise<TimedLine[] | null>;
+  speakers?(label: Label): Promise<SpeakerOverlay>;
 };
 
 export interface ExportOptions {
@@ -144,6 +152,7 @@ const CSV_COLUMNS: [keyof ManifestRow, string][] = [
   ['subtitlesSha256', 'subtitles_sha256'],
   ['clinicalNoteFile', 'clinical_note_file'],
   ['clinicalNoteSha256', 'clinical_note_sha256'],
+  ['speakers', 'speakers'],
   ['error', 'error'],
 ];
 
@@ -184,6 +193,7 @@ const rowOf = (labelId: string, label: Label | undefined): ManifestRow => ({
   subtitlesSha256: null,
   clinicalNoteFile: null,
   clinicalNoteSha256: null,
+  speakers: null,
   error: null,
 });
 
@@ -197,39 +207,53 @@ interface Companion {
   sha256: 'transcriptSha256' | 'subtitlesSha256' | 'clinicalNoteSha256';
 }
 
-/** A label's notes as the files an export writes beside its audio. */
-async function companionsOf(source: ExportSource, label: Label): Promise<Companion[]> {
+/**
+ * A label's notes as the files an export writes beside its audio, with the names given to its
+ * speakers: in the transcript's lines, as WebVTT voices, and at the head of the clinical note.
+ */
+async function companionsOf(
+  source: ExportSource,
+  label: Label,
+): Promise<{ companions: Companion[]; speakers: string | null }> {
   const companions: Companion[] = [];
   const note = currentTranscript(label.ownedPatientNotes);
-  if (note && !isProcessingContent(note.content)) {
+  const ready = note !== undefined && !isProcessingContent(note.content);
+  const overlay = (ready && (await source.speakers?.(label))) || EMPTY_OVERLAY;
+  const legend = ready ? speakerLegend(spokenLines(note.content), overlay) : '';
+  if (ready) {
     const lines = (await source.transcriptLines?.(label)) ?? null;
+    const named = lines && nameLines(lines, overlay);
     const durationMs = Date.parse(label.toTime) - Date.parse(label.fromTime);
     companions.push({
       extension: 'txt',
-      text: lines ? timedTranscriptText(lines) : `${note.content.trimEnd()}\n`,
+      text: named
+        ? timedTranscriptText(named)
+        : `${namedTranscriptText(note.content, overlay).trimEnd()}\n`,
       file: 'transcriptFile',
       sha256: 'transcriptSha256',
     });
-    if (lines && durationMs > 0) {
+    if (named && durationMs > 0) {
       companions.push({
         extension: 'vtt',
-        text: toWebVtt(lines, durationMs),
+        text: toWebVtt(named, durationMs),
         file: 'subtitlesFile',
         sha256: 'subtitlesSha256',
       });
     }
   }
   const soap = noteKinds(label.ownedPatientNotes).find((kind) => kind.types[0] === SOAP_NOTE_TYPE);
-  const soapText = soap ? notePlainText(parseSoap(soap.current.content)) : '';
+  const soapText = soap
+    ? notePlainText(nameSpeakersInNote(parseSoap(soap.current.content), overlay))
+    : '';
   if (soapText !== '') {
     companions.push({
       extension: 'soap.txt',
-      text: `${soapText.trimEnd()}\n`,
+      text: `${legend ? `Speakers: ${legend}\n\n` : ''}${soapText.trimEnd()}\n`,
       file: 'clinicalNoteFile',
       sha256: 'clinicalNoteSha256',
     });
   }
-  return companions;
+  return { companions, speakers: legend || null };
 }
 
 async function sha256OfFile(path: string): Promise<string> {
@@ -328,17 +352,19 @@ export async function exportLabels(
       if (stop.signal.aborted) throw new AudioError('cancelled');
       label = await source.get(labelId, { signal: stop.signal });
       row = rowOf(labelId, label);
-      const companions = options.transcripts ? await companionsOf(source, label) : [];
+      const { companions, speakers } = options.transcripts
+        ? await companionsOf(source, label)
+        : { companions: [], speakers: null };
+      row.speakers = speakers;
       file.state = 'downloading';
       report(file);
-      let audio: DownloadResult | undefined;
+      let audio: ExportedAudio | undefined;
       try {
-        audio = await downloadLabelAudio(source, labelId, {
+        audio = await exportAudio(source, labelId, {
           folder,
           onExists,
-          label,
           // Named by the app, in plain words (patient, time, kind), not by the service's type.
-          name: labelFileStem(label, labelId),
+          stem: labelFileStem(label, labelId),
           companions: companions.map((companion) => companion.extension),
           signal: stop.signal,
           onProgress: ({ bytesDone, bytesTotal }) => {
@@ -347,6 +373,7 @@ export async function exportLabels(
             report(file);
           },
         });
+        file.bytesDone = file.bytesTotal = audio.bytes;
         const fileName = resuming
           ? await adoptIdentical(folder, audio.name, { sha256: audio.sha256 })
           : audio.name;
@@ -375,7 +402,7 @@ export async function exportLabels(
         row[sha256] = sha256Of(text);
       }
     } catch (error) {
-      await discardPartial(folder, labelId).catch(() => undefined);
+      await discardExportPartial(folder, labelId).catch(() => undefined);
       if (stop.signal.aborted && !fatal) {
         row.status = 'cancelled';
       } else if (isAudioError(error, 'file_exists')) {

@@ -8,16 +8,18 @@ import {
   type UnfinishedExport,
 } from '../../shared/ipc';
 import type { AccountService } from '../accounts/accounts';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { Cache } from '../cache';
-import type { ShellCapabilities } from '../capabilities';
-import { AppError, invalidInput } from '../errors';
-import type { ServiceClient } from '../service-client';
+import type { ShellCapabilities } from '../base/capabilities';
+import { AppError, invalidInput } from '../base/errors';
+import type { ServiceClient } from '../service-client/connect';
 import type { TimedTranscripts } from '../recordings/timed-transcripts';
 import type { ExportSource } from './export';
 import { ExportFolders } from './folders';
 import { ExportJournal } from './journal';
 import { ExportRuns } from './runs';
+import type { SpeakerNames } from '../recordings/speaker-names';
+import { EMPTY_OVERLAY } from '../../shared/speakers/overlay';
 
 export interface ExportsDeps {
   /** Where export journals live (<dataDir>/exports). */
@@ -30,6 +32,8 @@ export interface ExportsDeps {
   progress(event: ExportProgressEvent): void;
   /** A hub record's transcript lines with their times, for the transcript .txt and the .vtt. */
   timedTranscripts: Pick<TimedTranscripts, 'of'>;
+  /** The names given to a record's speakers, written into its text files. */
+  speakerNames: Pick<SpeakerNames, 'overlayOf'>;
 }
 
 export interface ExportRequest {
@@ -113,13 +117,24 @@ export class Exports {
   }
 
   /**
-   * A removed account's unfinished exports are given up: journals and partial files go; the
-   * files they finished stay where the user put them.
+   * A removed account's exports are given up: the running ones cancelled, the unfinished ones
+   * discarded — journals and partial files go; the files they finished stay where the user put
+   * them.
    */
   async forgetAccount(accountId: string): Promise<void> {
+    await this.runs.stopAccount(accountId);
     for (const stopped of await this.runs.unfinished(accountId)) {
       await this.runs.discard(stopped.journalId);
     }
+  }
+
+  /**
+   * The recordings the account's running exports read. An export reads them from the service
+   * (their audio through its own partial file in the user's folder), never from the caches; a
+   * cleanup still leaves them until the export has answered, so no export races one.
+   */
+  recordsInUse(accountId: string): string[] {
+    return this.runs.recordsInUse(accountId);
   }
 
   async resume(exportId: string, journalId: string): Promise<ExportSummary> {
@@ -164,7 +179,8 @@ export class Exports {
   private async matchingIds(filter: LabelFilter, signal: AbortSignal): Promise<string[]> {
     const { value: ids } = await this.deps.service.read({
       fetch: async (service) => {
-        const found: string[] = [];
+        // A set: pages by offset over a list that grows at its newest end meanwhile repeat a row.
+        const found = new Set<string>();
         const organizationId = this.deps.accounts.active().account.organizationId;
         // Which recordings, not their order: an order only the cache has is left out.
         const { sortingProperty, ...matching } = filter;
@@ -178,15 +194,15 @@ export class Exports {
           { signal },
         );
         for await (const page of pages) {
-          checkExportSize(page.total ?? found.length + page.items.length);
+          checkExportSize(page.total ?? found.size + page.items.length);
           // Listing rows go to the cache as the sync's pages do.
           void this.deps
             .cache()
             .then((cache) => cache.write.storeLabelPage({ rows: page.items, seenAt: Date.now() }))
             .catch(() => undefined);
-          found.push(...page.items.map((label) => label.id));
+          for (const label of page.items) found.add(label.id);
         }
-        return found;
+        return [...found];
       },
       cached: async (read) => {
         const found: string[] = [];
@@ -228,6 +244,8 @@ export class Exports {
       audio: (labelId, request) => labelsOf((labels) => labels.audio(labelId, request)),
       // Lines with times where they can be had; a failure leaves the transcript without times.
       transcriptLines: (label) => this.deps.timedTranscripts.of(label).catch(() => null),
+      // Names where this computer has them; a cache that cannot answer leaves the labels.
+      speakers: (label) => this.deps.speakerNames.overlayOf(label).catch(() => EMPTY_OVERLAY),
     };
   }
 

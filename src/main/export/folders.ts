@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { ExportFolder } from '../../shared/ipc';
-import { AppError, invalidInput } from '../errors';
+import { AppError, invalidInput } from '../base/errors';
 import { AudioError, type AudioErrorKind } from '../audio/errors';
 import { assertWritableFolder } from '../audio/files';
 

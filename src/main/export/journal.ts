@@ -1,10 +1,10 @@
 import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UnfinishedExport } from '../../shared/ipc';
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 import type { ExportOptions, ManifestRow } from './export';
 import { fileErrorOf } from '../audio/errors';
-import { removeQuietly, writeFileAtomic } from '../fs/atomic-write';
+import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
 
 /** What an export is, written once when it starts. */
 export interface JournalHeader {

@@ -5,8 +5,7 @@ import type {
   ExportSummary,
   UnfinishedExport,
 } from '../../shared/ipc';
-import { AppError } from '../errors';
-import { discardPartial } from '../audio/download';
+import { AppError } from '../base/errors';
 import {
   exportLabels,
   type ExportOptions,
@@ -14,8 +13,9 @@ import {
   type ExportSource,
   type ManifestRow,
 } from './export';
+import { discardExportPartial } from './export-audio';
 import { folderProblem } from './folders';
-import { removeQuietly, removeStaleTemporaries } from '../fs/atomic-write';
+import { removeQuietly, removeStaleTemporaries } from '../base/atomic-write';
 
 /** When this process started: temporary files older than that are a crash's leftovers. */
 const STARTED_AT = performance.timeOrigin;
@@ -54,11 +54,15 @@ type Start = { job: ExportJob } | { resume: JournalRecord; source: ExportSource 
 
 interface Run {
   abort: AbortController;
+  /** The account whose recordings it exports. */
+  accountId: string;
   folder: string;
   /** Where its progress is journaled: its own id, or the export it resumes. */
   journalId: string;
   /** Until it answers (a summary or an error); then its folder may be opened. */
   running: boolean;
+  /** The recordings it exports, once known (a filter is paged through first). */
+  labelIds: readonly string[];
   /** Settles when it has answered. */
   settled: Promise<unknown>;
 }
@@ -74,6 +78,7 @@ const exportRow = (row: ManifestRow): ExportRow => ({
   textFiles: [row.transcriptFile, row.subtitlesFile, row.clinicalNoteFile].filter(
     (name): name is string => typeof name === 'string',
   ),
+  speakers: row.speakers ?? null,
   error: row.error,
 });
 
@@ -158,7 +163,8 @@ export class ExportRuns {
     const { header, rows } = await this.journal.load(journalId);
     const finished = new Set(rows.map((row) => row.labelId));
     for (const labelId of header.labelIds) {
-      if (!finished.has(labelId)) await discardPartial(header.folder, labelId).catch(() => {});
+      if (!finished.has(labelId))
+        await discardExportPartial(header.folder, labelId).catch(() => {});
     }
     await removeStaleTemporaries(header.folder, STARTED_AT);
     await this.journal.remove(journalId);
@@ -173,9 +179,11 @@ export class ExportRuns {
     }
     const run: Run = {
       abort: new AbortController(),
+      accountId: 'resume' in start ? start.resume.header.accountId : start.job.accountId,
       folder,
       journalId: 'resume' in start ? start.resume.header.journalId : exportId,
       running: true,
+      labelIds: [],
       settled: Promise.resolve(),
     };
     this.runs.set(exportId, run);
@@ -232,6 +240,7 @@ export class ExportRuns {
     try {
       const plan = await this.prepare(start, run);
       if (!plan) return { exportId, status: 'cancelled', folder, rows: [], manifestFiles: [] };
+      run.labelIds = plan.ids;
       const result = await exportLabels(plan.source, plan.ids, {
         folder,
         transcripts: plan.transcripts,
@@ -268,10 +277,29 @@ export class ExportRuns {
     }
   }
 
+  /** The recordings the account's running exports export (a cleanup leaves them be). */
+  recordsInUse(accountId: string): string[] {
+    return [...this.runs.values()]
+      .filter((run) => run.running && run.accountId === accountId)
+      .flatMap((run) => run.labelIds);
+  }
+
   /** Cancels every export still running and waits for each to clean up (the app is closing). */
   async stopAll(): Promise<void> {
     this.closing = true;
     const running = [...this.runs.values()].filter((run) => run.running);
+    for (const run of running) run.abort.abort();
+    await Promise.all(running.map((run) => run.settled));
+  }
+
+  /**
+   * Cancels an account's running exports and waits for each to answer (cancelled, its journal
+   * and partial files gone): the account is being removed.
+   */
+  async stopAccount(accountId: string): Promise<void> {
+    const running = [...this.runs.values()].filter(
+      (run) => run.running && run.accountId === accountId,
+    );
     for (const run of running) run.abort.abort();
     await Promise.all(running.map((run) => run.settled));
   }

@@ -1,7 +1,7 @@
 import type { InvalidFieldValues, StatusInUse } from '../../shared/api';
 import type { BoardConflict, IpcError } from '../../shared/ipc';
-import type { ApiError } from '../api/errors';
-import { AppError } from '../errors';
+import type { ApiError } from '../service-client/errors';
+import { AppError } from '../base/errors';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

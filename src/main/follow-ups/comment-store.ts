@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Comment } from '../../shared/api';
-import { writeFileAtomicSync } from '../fs/atomic-write';
+import { writeFileAtomicSync } from '../base/atomic-write';
 
 /**
  * Comments as the file keeps them, per account and task. Files written by earlier versions also
@@ -37,12 +37,28 @@ export class CommentStore {
   }
 
   add(accountId: string, comment: Comment): void {
-    const accounts = Object.fromEntries(
-      Object.entries(this.state.accounts).map(([id, { comments }]) => [id, { comments }]),
-    );
+    const accounts = this.accountsOnly();
     const comments = { ...(accounts[accountId]?.comments ?? {}) };
     comments[comment.taskId] = [...(comments[comment.taskId] ?? []), comment];
-    const next: CommentsFile = { version: 1, accounts: { ...accounts, [accountId]: { comments } } };
+    this.write({ ...accounts, [accountId]: { comments } });
+  }
+
+  /** A removed account's comments go: clinical notes do not outlive the account on this computer. */
+  forgetAccount(accountId: string): void {
+    if (!(accountId in this.state.accounts)) return;
+    const { [accountId]: _removed, ...others } = this.accountsOnly();
+    this.write(others);
+  }
+
+  /** Each account's comments alone (what earlier versions kept beside them is dropped). */
+  private accountsOnly(): CommentsFile['accounts'] {
+    return Object.fromEntries(
+      Object.entries(this.state.accounts).map(([id, { comments }]) => [id, { comments }]),
+    );
+  }
+
+  private write(accounts: CommentsFile['accounts']): void {
+    const next: CommentsFile = { version: 1, accounts };
     mkdirSync(dirname(this.path), { recursive: true });
     writeFileAtomicSync(this.path, JSON.stringify(next));
     this.state = next;

@@ -1,17 +1,56 @@
 import type { Comment, Task, TaskBoard } from '../../shared/api';
 import type { BoardView, ChannelInput, GroupFollowUps, Sourced } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
-import { isApiError } from '../api/errors';
+import type { ActiveService } from '../connection/active-service';
+import { isApiError } from '../service-client/errors';
 import type { Cache } from '../cache';
-import type { ServiceClient } from '../service-client';
+import type { ServiceClient } from '../service-client/connect';
 import { boardConflictOf, BoardConflictError } from './board-conflict';
 import type { CommentStore } from './comment-store';
 
 /** A board's tasks are read whole, a page of this many at a time, up to MAX_TASKS. */
 const PAGE_SIZE = 1000;
-export const MAX_TASKS = 5000;
+const MAX_TASKS = 5000;
 
 const isNotFound = (error: unknown) => isApiError(error) && error.kind === 'not_found';
+
+/** Every board: the service's list, or (a service without one) those this app knows, read again. */
+export async function listBoards(
+  service: ServiceClient,
+  cache: () => Promise<Cache>,
+): Promise<TaskBoard[]> {
+  try {
+    return await service.api.taskBoards.list();
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  const known = await (await cache()).read.taskBoards();
+  const boards = await Promise.all(
+    known.map((board) =>
+      service.api.taskBoards.get(board.id).catch((error: unknown) => {
+        if (isNotFound(error)) return null;
+        throw error;
+      }),
+    ),
+  );
+  return boards.filter((board): board is TaskBoard => board !== null);
+}
+
+/** A board's tasks, read whole a page at a time (up to MAX_TASKS), with the service's total. */
+export async function allTasks(
+  service: ServiceClient,
+  boardId: string,
+  query: { groupKey?: string } = {},
+): Promise<{ tasks: Task[]; total: number }> {
+  const byId = new Map<string, Task>();
+  let total = 0;
+  for await (const page of service.api.tasks.pages(boardId, { ...query, limit: PAGE_SIZE })) {
+    total = Math.max(total, page.total ?? 0);
+    for (const task of page.items) byId.set(task.id, task); // a task may move between pages
+    if (byId.size >= MAX_TASKS) break;
+  }
+  const tasks = [...byId.values()].slice(0, MAX_TASKS);
+  return { tasks, total: Math.max(total, tasks.length) };
+}
 
 export interface FollowUpsDeps {
   service: Pick<ActiveService, 'call' | 'read'>;
@@ -38,7 +77,7 @@ export class FollowUps {
 
   boards(): Promise<Sourced<TaskBoard[]>> {
     return this.deps.service.read({
-      fetch: (service) => this.listBoards(service),
+      fetch: (service) => listBoards(service, this.deps.cache),
       keep: (write, boards, at) => write.storeBoardList(boards, at),
       keepBeforeAnswer: true,
       cached: async (read) => {
@@ -62,7 +101,7 @@ export class FollowUps {
       fetch: async (service) => {
         const [board, { tasks, total }] = await Promise.all([
           service.api.taskBoards.get(boardId),
-          this.allTasks(service, boardId),
+          allTasks(service, boardId),
         ]);
         return { board, tasks, total };
       },
@@ -116,7 +155,7 @@ export class FollowUps {
   group(groupKey: string): Promise<Sourced<GroupFollowUps>> {
     return this.deps.service.read({
       fetch: async (service) => {
-        const boards = await this.listBoards(service);
+        const boards = await listBoards(service, this.deps.cache);
         const perBoard = await Promise.all(
           boards.map((board) => this.groupTasks(service, board.id, groupKey)),
         );
@@ -142,13 +181,20 @@ export class FollowUps {
     return task;
   }
 
+  /** Forgets the comments this app kept for a removed account. */
+  forgetAccount(accountId: string): void {
+    this.deps.comments.forgetAccount(accountId);
+  }
+
   /** POSTs a comment and keeps it: the service cannot list comments. */
   async comment(taskId: string, body: string): Promise<Comment> {
+    // The account it is posted under, even if another becomes active while it is sent.
+    const accountId = this.deps.accountId();
     const posted = await this.deps.service.call((service) =>
       service.api.tasks.comment(taskId, body),
     );
     const comment = { ...posted, taskId: posted.taskId || taskId };
-    this.deps.comments.add(this.deps.accountId(), comment);
+    this.deps.comments.add(accountId, comment);
     return comment;
   }
 
@@ -159,50 +205,15 @@ export class FollowUps {
     );
   }
 
-  /** Every board: the service's list, or (a service without one) those this app knows, read again. */
-  private async listBoards(service: ServiceClient): Promise<TaskBoard[]> {
-    try {
-      return await service.api.taskBoards.list();
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-    const known = await (await this.deps.cache()).read.taskBoards();
-    const boards = await Promise.all(
-      known.map((board) =>
-        service.api.taskBoards.get(board.id).catch((error: unknown) => {
-          if (isNotFound(error)) return null;
-          throw error;
-        }),
-      ),
-    );
-    return boards.filter((board): board is TaskBoard => board !== null);
-  }
-
-  private async allTasks(
-    service: ServiceClient,
-    boardId: string,
-    query: { groupKey?: string } = {},
-  ): Promise<{ tasks: Task[]; total: number }> {
-    const byId = new Map<string, Task>();
-    let total = 0;
-    for await (const page of service.api.tasks.pages(boardId, { ...query, limit: PAGE_SIZE })) {
-      total = Math.max(total, page.total ?? 0);
-      for (const task of page.items) byId.set(task.id, task); // a task may move between pages
-      if (byId.size >= MAX_TASKS) break;
-    }
-    const tasks = [...byId.values()].slice(0, MAX_TASKS);
-    return { tasks, total: Math.max(total, tasks.length) };
-  }
-
   /** The tasks of one visit on a board: filtered by the service when it can, and here anyway. */
   private async groupTasks(service: ServiceClient, boardId: string, groupKey: string) {
     let tasks: Task[];
     try {
-      ({ tasks } = await this.allTasks(service, boardId, { groupKey }));
+      ({ tasks } = await allTasks(service, boardId, { groupKey }));
     } catch (error) {
       // The seed's list filters by category only: a service that refuses the filter is read whole.
       if (!(isApiError(error) && error.kind === 'bad_request')) throw error;
-      ({ tasks } = await this.allTasks(service, boardId));
+      ({ tasks } = await allTasks(service, boardId));
     }
     return tasks.filter((task) => task.groupKey === groupKey);
   }

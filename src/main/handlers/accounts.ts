@@ -31,6 +31,7 @@ export function accountHandlers({
       const list = accounts.remove(accountId);
       changed(list);
       await forgetAccountData(accountId);
+      accounts.assertKeyDeleted(accountId);
       return list;
     },
     'accounts.activate': ({ accountId }) => changed(accounts.activate(accountId)),

@@ -1,7 +1,7 @@
 import type { APP_CHANNELS } from '../../shared/ipc';
 import type { CoreContext } from '../context';
-import { AppError } from '../errors';
-import { parseExternalUrl } from '../external-url';
+import { AppError } from '../base/errors';
+import { parseExternalUrl } from '../base/external-url';
 import type { RpcHandlers } from '../rpc';
 
 export type AppContext = Pick<CoreContext, 'about' | 'shell' | 'service' | 'defaultExportFolder'>;

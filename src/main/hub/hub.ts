@@ -1,10 +1,10 @@
 import { TIMELINE_MAX_WINDOW_MS, type Device } from '../../shared/api';
 import type { DayMinutes, Sourced } from '../../shared/ipc';
 import { fetchWindows } from '../../shared/timeline';
-import type { ActiveService } from '../active-service';
+import type { ActiveService } from '../connection/active-service';
 import type { Cache } from '../cache';
 import type { ConversationRanges } from '../conversations/ranges';
-import { invalidInput } from '../errors';
+import { invalidInput } from '../base/errors';
 
 /** A local day is at most 25 hours; leave room for a view that spans a little more. */
 const MAX_DAY_MS = 26 * 60 * 60 * 1000;

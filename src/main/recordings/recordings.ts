@@ -5,12 +5,12 @@ import {
   type Label,
 } from '../../shared/api';
 import type { LabelPage, ReadSource, Sourced } from '../../shared/ipc';
-import type { ActiveService } from '../active-service';
-import { isApiError } from '../api/errors';
+import type { ActiveService } from '../connection/active-service';
+import { isApiError } from '../service-client/errors';
 import type { Cache, CacheReader } from '../cache';
 import type { CachedLabelQuery } from '../cache/labels';
-import { AppError } from '../errors';
-import type { ServiceClient } from '../service-client';
+import { AppError } from '../base/errors';
+import type { ServiceClient } from '../service-client/connect';
 import { readSyncStatus } from '../sync';
 
 export interface RecordingsDeps {

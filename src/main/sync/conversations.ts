@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES } from '../../shared/api';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../service-client/errors';
 import type { RunContext } from './context';
 
 /**
@@ -12,7 +12,7 @@ import type { RunContext } from './context';
 
 export const CONVERSATIONS_STREAM = 'conversations';
 
-export interface ConversationsState {
+interface ConversationsState {
   /** The walk under way (when it began), or null between walks. */
   walk: number | null;
   pageToken: string | null;
@@ -78,6 +78,7 @@ export async function walkConversations(ctx: RunContext): Promise<void> {
       walk,
       startPosition: state.position,
       seenAt: now(),
+      ...(ctx.textFromMs === undefined ? {} : { textFromMs: ctx.textFromMs }),
       state: { stream: CONVERSATIONS_STREAM, value: next, at: now() },
     });
     ctx.progress.conversationsListed += page.items.length;

@@ -1,9 +1,10 @@
-import { ApiError, isApiError, serializeApiError } from '../api/errors';
-import type { CacheReader } from '../cache';
+import { ApiError, isApiError, serializeApiError } from '../service-client/errors';
+import { classify } from '../service-client/failures';
+import type { CacheReader, CacheWriter } from '../cache';
 import { ProgressTracker, type RunContext, type Tuning } from './context';
-import { walkConversations } from './conversations';
+import { CONVERSATIONS_STREAM, walkConversations } from './conversations';
 import { defaultSleep, RateGate } from './gate';
-import { fetchLabel, scanWindow, walkHistory } from './labels';
+import { fetchLabel, HISTORY_STREAM, scanWindow, walkHistory } from './labels';
 import { NotesQueue } from './notes-queue';
 import type {
   RunOptions,
@@ -28,15 +29,13 @@ export const SYNC_DEFAULTS: Omit<Tuning, 'now' | 'sleep'> = {
   writeBatch: 100,
 };
 
-export const STATUS_STREAM = 'sync.status';
+const STATUS_STREAM = 'sync.status';
 
 /** Resumed notes queued at the start of a run, at most (the rest wait for the next run). */
 const RESUME_LIMIT = 1_000_000;
 
 /** Kinds that say the key may not read a stream at all: skip it rather than fail the run. */
 const NOT_ALLOWED = new Set(['scope_missing', 'entitlement_missing']);
-/** The service cannot be reached (after the client's own retries). */
-const UNREACHABLE = new Set(['offline', 'timeout']);
 
 export interface SyncEngine {
   /**
@@ -62,11 +61,21 @@ function outcomeOf(
   cancelled: boolean,
 ): { outcome: SyncOutcome; error?: SyncError } {
   if (failure === undefined) return { outcome: 'complete' };
-  if (cancelled || (isApiError(failure) && failure.kind === 'cancelled'))
-    return { outcome: 'cancelled' };
-  if (isApiError(failure) && UNREACHABLE.has(failure.kind))
-    return { outcome: 'offline', error: errorOf(failure) };
+  const failed = classify(failure);
+  if (cancelled || failed === 'cancelled') return { outcome: 'cancelled' };
+  // The service cannot be reached (after the client's own retries): the run waits for the next.
+  if (failed === 'unreachable') return { outcome: 'offline', error: errorOf(failure) };
   return { outcome: 'failed', error: errorOf(failure) };
+}
+
+/**
+ * Makes the next run walk the whole history and every conversation again, as a first run does:
+ * the clinic's text window grew (retention), and what the shorter one left out comes back.
+ */
+export async function walkAllAgain(write: CacheWriter, at: number): Promise<void> {
+  for (const stream of [HISTORY_STREAM, CONVERSATIONS_STREAM]) {
+    await write.saveSyncState({ stream, value: null, at });
+  }
 }
 
 /** The last run as the cache remembers it, or null before the first. */
@@ -105,6 +114,7 @@ export function createSyncEngine(deps: SyncDeps, tuning: SyncTuning = {}): SyncE
       tuning: settings,
       signal,
       startedAt,
+      textFromMs: deps.textWindowMs === undefined ? undefined : startedAt - deps.textWindowMs,
       progress,
       gate,
       call: (request) => gate.call(request, signal),

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { isApiError } from '../api/errors';
-import type { CallOptions } from '../api/http';
+import { isApiError } from '../service-client/errors';
+import type { CallOptions } from '../service-client/http';
 
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;

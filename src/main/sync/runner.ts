@@ -1,20 +1,28 @@
 import type { SyncStatus } from '../../shared/ipc';
+import { DAY_MS } from '../../shared/retention';
 import type { Cache } from '../cache';
 import { createSyncEngine } from './engine';
 import type { SyncResult } from './types';
-import type { ServiceClient } from '../service-client';
+import type { ServiceClient } from '../service-client/connect';
 
 /** How often the active account is synced in the background. */
 export const SYNC_INTERVAL_MS = 5 * 60 * 1000;
 
-const IDLE: SyncStatus = { state: 'idle', done: 0, total: 0, lastSyncAt: null, message: null };
+/** No run yet (or the account just opened). */
+export const SYNC_IDLE: SyncStatus = {
+  state: 'idle',
+  done: 0,
+  total: 0,
+  lastSyncAt: null,
+  message: null,
+};
 
 /**
  * Runs the sync engine for one account at a time, keeps its status, and reports every change:
  * the sidebar shows it, and a run never starts while another is under way.
  */
 export class SyncRunner {
-  private status: SyncStatus = IDLE;
+  private status: SyncStatus = SYNC_IDLE;
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
 
@@ -33,12 +41,23 @@ export class SyncRunner {
     this.report(this.status);
   }
 
-  start(cache: Cache, service: ServiceClient, organizationId: string): SyncStatus {
+  /** Starts a run unless one is under way; `textDays`: the clinic's text window (retention). */
+  start(
+    cache: Cache,
+    service: ServiceClient,
+    organizationId: string,
+    textDays?: number,
+  ): SyncStatus {
     if (this.running) return this.status;
     const abort = new AbortController();
     this.abort = abort;
     this.set({ state: 'running', done: 0, total: 0, message: null });
-    const engine = createSyncEngine({ cache, api: service.api, organizationId });
+    const engine = createSyncEngine({
+      cache,
+      api: service.api,
+      organizationId,
+      ...(textDays === undefined ? {} : { textWindowMs: textDays * DAY_MS }),
+    });
     this.running = engine
       .run({
         signal: abort.signal,
@@ -79,6 +98,6 @@ export class SyncRunner {
   async stop(): Promise<void> {
     this.abort?.abort();
     await this.running;
-    this.status = IDLE;
+    this.status = SYNC_IDLE;
   }
 }

@@ -1,6 +1,6 @@
 import { TIMELINE_MAX_WINDOW_MS, type TimelineMinute } from '../../shared/api';
 import { fetchWindows, type TimeRange } from '../../shared/timeline';
-import type { CallOptions } from '../api/http';
+import type { CallOptions } from '../service-client/http';
 import type { SyncDeps } from './types';
 
 /**

@@ -1,5 +1,5 @@
-import type { ApiClient } from '../api/client';
-import type { ApiErrorShape } from '../api/errors';
+import type { ApiClient } from '../service-client/client';
+import type { ApiErrorShape } from '../service-client/errors';
 import type { CacheReader, CacheWriter } from '../cache';
 
 /** What a sync works with: an account's cache and a client of its service. */
@@ -7,6 +7,11 @@ export interface SyncDeps {
   cache: { read: CacheReader; write: CacheWriter };
   api: Pick<ApiClient, 'identity' | 'devices' | 'labels' | 'conversations'>;
   organizationId: string;
+  /**
+   * How far back the clinic keeps text on this computer (retention), in ms: the sync lists no
+   * record that started earlier and stores no older conversation's transcript. Absent: all.
+   */
+  textWindowMs?: number;
 }
 
 export interface SyncTuning {

@@ -4,11 +4,18 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core';
-import { defaultDataDir } from '../paths';
-import { guardProcess } from '../process-guard';
-import { keepFilesPrivate } from '../private-files';
+import { DAILY_CLEANUP } from '../retention/runner';
+import { defaultDataDir } from '../base/paths';
+import { guardProcess } from '../shell/process-guard';
+import { keepFilesPrivate } from '../../node-common/private-files';
+import { browserProfileDir, forgetCachedMedia } from './browser-profile';
 import { findChromium } from './chromium';
-import { browserArguments, writeLaunchPage, type LaunchPage } from './launch-page';
+import {
+  browserArguments,
+  removeStaleLaunchPage,
+  writeLaunchPage,
+  type LaunchPage,
+} from './launch-page';
 import { MediaCapabilities } from './media-capability';
 import { startWebShell } from './server';
 import { systemOpener } from './system-open';
@@ -60,6 +67,8 @@ async function main(): Promise<void> {
   keepFilesPrivate();
   const dataDir = resolve(values.data ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const profileDir = browserProfileDir(dataDir);
+  removeStaleLaunchPage(dataDir);
   ensureRendererBuilt();
 
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -77,20 +86,31 @@ async function main(): Promise<void> {
     openFolder: open,
     demoDialect,
     mediaUrl: media.urlOf,
+    cleanupSchedule: DAILY_CLEANUP,
+    forgetAccount: async () => {
+      await forgetCachedMedia(profileDir);
+    },
   });
   if (values.demo) {
     const opened = await core.rpc.invoke('accounts.openDemo', {});
     if (!opened.ok) process.stderr.write(`The demo clinic did not open: ${opened.error.message}\n`);
   }
-  const shell = await startWebShell({ core, media, rendererDir, port: Number(values.port) });
+  let launchPage: LaunchPage | undefined;
+  // The launch page has done its work once the browser has come to the app: it goes at once.
+  const shell = await startWebShell({
+    core,
+    media,
+    rendererDir,
+    port: Number(values.port),
+    opened: () => launchPage?.remove(),
+  });
   process.stdout.write(`${JSON.stringify({ url: shell.url })}\n`);
 
-  let launchPage: LaunchPage | undefined;
   if (!values['no-open']) {
     const chromium = findChromium();
     if (chromium) {
       launchPage = writeLaunchPage(dataDir, shell.url);
-      spawn(chromium, browserArguments(launchPage.url, join(dataDir, 'browser-shell-profile')), {
+      spawn(chromium, browserArguments(launchPage.url, profileDir), {
         stdio: 'ignore',
         detached: true,
       }).unref();
@@ -107,6 +127,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
 }
 
 main().catch((error: unknown) => {

@@ -12,14 +12,25 @@ export interface LaunchPage {
   remove(): void;
 }
 
+const launchPageOf = (dataDir: string) => join(dataDir, 'open-earmark.html');
+
+/**
+ * Removes a launch page an earlier run left (it crashed, or was killed, before its browser
+ * opened the page): its token opens nothing now, but it need not stay on disk either.
+ */
+export const removeStaleLaunchPage = (dataDir: string) =>
+  rmSync(launchPageOf(dataDir), { force: true });
+
 /**
  * The page the browser is started on: it sends the browser on to the shell's address, token
  * included, so the token never appears in the browser's command line (`ps` shows every
  * process's arguments to every user of the machine). The file is this user's alone (0600, in
- * the data folder, 0700) — the way Jupyter keeps its token out of `ps`.
+ * the data folder, 0700) — the way Jupyter keeps its token out of `ps` — and the shell removes
+ * it as soon as the browser has come to the app from it (WebShellOptions.opened): it outlives
+ * that moment only if the browser never gets there.
  */
 export function writeLaunchPage(dataDir: string, shellUrl: string): LaunchPage {
-  const file = join(dataDir, 'open-earmark.html');
+  const file = launchPageOf(dataDir);
   writeFileSync(
     file,
     `<!doctype html>\n<meta http-equiv="refresh" content="0;url=${attribute(shellUrl)}">\n` +

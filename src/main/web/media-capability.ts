@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { MEDIA_PATH_PREFIX } from '../../shared/ipc';
+import { sameSecret } from './same-secret';
 
 /** The query parameter that carries a media URL's capability. */
 export const CAPABILITY_PARAM = 'cap';
@@ -24,9 +25,6 @@ export class MediaCapabilities {
 
   /** Whether `offered` is this launch's capability for `labelId`. */
   allows(labelId: string, offered: string | null): boolean {
-    if (offered === null) return false;
-    const expected = Buffer.from(this.capabilityOf(labelId));
-    const given = Buffer.from(offered);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return offered !== null && sameSecret(offered, this.capabilityOf(labelId));
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -13,11 +13,12 @@ import {
 } from '../../shared/ipc';
 import { sendMedia } from '../audio/media';
 import type { Core } from '../core';
-import { contentSecurityPolicy, rendererHeaders } from '../csp';
-import { readStatic } from '../static-files';
+import { contentSecurityPolicy, rendererHeaders } from '../shell/csp';
+import { readStatic } from '../shell/static-files';
 import { CAPABILITY_PARAM, type MediaCapabilities } from './media-capability';
+import { sameSecret } from './same-secret';
 
-export const RPC_PATH = '/rpc';
+const RPC_PATH = '/rpc';
 /**
  * The largest WebSocket message taken. The contract's largest valid input (followUps.addTasks:
  * 100 tasks with every field at its limit) is about 11.5 MB of JSON; a test keeps the cap above
@@ -34,6 +35,8 @@ export interface WebShellOptions {
   /** The built renderer (out/renderer). */
   rendererDir: string;
   port?: number;
+  /** Called once, when a page first comes with this launch's token (the app has been opened). */
+  opened?: () => void;
 }
 
 export interface WebShell {
@@ -42,9 +45,6 @@ export interface WebShell {
   port: number;
   close(): Promise<void>;
 }
-
-const sameSecret = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The token the page offers among its WebSocket subprotocols (`earmark-token.<token>`). */
 function offeredToken(request: IncomingMessage): string | undefined {
@@ -93,6 +93,12 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   };
 
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  let openedOnce = false;
+  const opened = () => {
+    if (openedOnce) return;
+    openedOnce = true;
+    options.opened?.();
+  };
 
   // One request's failure answers that request only: the process (core, sync, exports) goes on.
   const server = createServer((request, response) => {
@@ -117,6 +123,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     const offered = url.searchParams.get('token');
     if (offered !== null && !sameSecret(offered, token))
       return deny(response, 401, 'Wrong token. Open Earmark from the address it printed.');
+    if (offered !== null) opened();
     if (url.pathname.startsWith(`/${MEDIA_PATH_PREFIX}`)) {
       const labelId = url.pathname.slice(MEDIA_PATH_PREFIX.length + 1);
       if (!options.media.allows(labelId, url.searchParams.get(CAPABILITY_PARAM)))

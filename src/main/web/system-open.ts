@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { AppError } from '../errors';
+import { AppError } from '../base/errors';
 import { findOnPath } from './executables';
 
 /**

@@ -10,8 +10,7 @@ import type {
   WireMessage,
 } from '../../shared/ipc';
 import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../shared/ipc/constants';
-import { shellLink } from './lib/shell-link.svelte';
-import { forgetShellToken, shellToken } from './shell-session';
+import type { ShellLinkStore } from './lib/shell-link.svelte';
 
 declare global {
   interface Window {
@@ -20,6 +19,8 @@ declare global {
 }
 
 const RECONNECT_MS = 1000;
+/** WebSocket.OPEN. */
+const OPEN = 1;
 
 const OUTDATED: IpcError = {
   kind: 'disconnected',
@@ -27,34 +28,58 @@ const OUTDATED: IpcError = {
     'This window was opened by an earlier run of Earmark. Open Earmark from the address it printed.',
 };
 
-/** Whether Earmark answers and refuses this token (a later run made a new one). */
-async function tokenRefused(token: string): Promise<boolean> {
-  try {
-    const answer = await fetch(`/?token=${encodeURIComponent(token)}`, {
-      method: 'HEAD',
-      cache: 'no-store',
-    });
-    return answer.status === 401;
-  } catch {
-    return false; // Nothing answers: Earmark is not running.
-  }
+/** What the WebSocket bridge needs of the browser (a test gives its own). */
+export interface SocketEnv {
+  /** Opens a WebSocket to Earmark offering these subprotocols. */
+  open(protocols: string[]): Pick<WebSocket, 'addEventListener' | 'send' | 'readyState'>;
+  /** Whether Earmark answers and refuses this token (a later run made a new one). */
+  tokenRefused(token: string): Promise<boolean>;
+  /** A later run refused the token: a reload must not offer it again. */
+  forgetToken(): void;
+  /** Runs `retry` after `ms`. */
+  later(retry: () => void, ms: number): void;
 }
+
+/** The page's own: a WebSocket to its origin, fetch, setTimeout; `forgetToken` the session's. */
+const browserSocketEnv = (forgetToken: () => void): SocketEnv => ({
+  open: (protocols) =>
+    new WebSocket(
+      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`,
+      protocols,
+    ),
+  async tokenRefused(token) {
+    try {
+      const answer = await fetch(`/?token=${encodeURIComponent(token)}`, {
+        method: 'HEAD',
+        cache: 'no-store',
+      });
+      return answer.status === 401;
+    } catch {
+      return false; // Nothing answers: Earmark is not running.
+    }
+  },
+  forgetToken,
+  later: (retry, ms) => void setTimeout(retry, ms),
+});
 
 /**
  * The browser shell's side of the contract: the same calls over a WebSocket to the page's own
  * origin, the shell's token offered as a subprotocol. Calls made while disconnected wait for
  * the connection; a dropped connection fails its pending calls and reconnects. A connection
- * that never opens is told apart (shellLink): Earmark stopped (keep trying) or a later run that
+ * that never opens is told apart (`link`): Earmark stopped (keep trying) or a later run that
  * refuses this token (stop, forget it, and say so — retrying could never succeed).
  */
-function createWebSocketBridge(token: string): EarmarkApi {
+export function createWebSocketBridge(
+  token: string,
+  link: ShellLinkStore,
+  env: SocketEnv,
+): EarmarkApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   const pending = new Map<number, (result: IpcResult<unknown>) => void>();
   /** Calls waiting for the link: told whether it opened (false: outdated). */
   let waiting: ((linked: boolean) => void)[] = [];
   let nextId = 1;
-  let socket: WebSocket;
-  shellLink.state = 'connecting';
+  let socket: ReturnType<SocketEnv['open']>;
 
   const release = (linked: boolean) => {
     for (const resume of waiting) resume(linked);
@@ -62,15 +87,12 @@ function createWebSocketBridge(token: string): EarmarkApi {
   };
 
   const connect = () => {
-    const attempt = new WebSocket(
-      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/rpc`,
-      [SHELL_RPC_PROTOCOL, `${SHELL_TOKEN_PROTOCOL_PREFIX}${token}`],
-    );
+    const attempt = env.open([SHELL_RPC_PROTOCOL, `${SHELL_TOKEN_PROTOCOL_PREFIX}${token}`]);
     socket = attempt;
     let opened = false;
     attempt.addEventListener('open', () => {
       opened = true;
-      shellLink.state = 'open';
+      link.opened();
       release(true);
     });
     attempt.addEventListener('message', (message) => {
@@ -96,24 +118,23 @@ function createWebSocketBridge(token: string): EarmarkApi {
 
   const reconnect = async (wasOpen: boolean) => {
     if (wasOpen) {
-      shellLink.state = 'connecting';
+      link.connecting();
       return connect();
     }
-    if (await tokenRefused(token)) {
-      forgetShellToken();
-      shellLink.state = 'outdated';
+    if (await env.tokenRefused(token)) {
+      env.forgetToken();
+      link.outdated();
       return release(false);
     }
-    shellLink.state = 'stopped';
-    setTimeout(connect, RECONNECT_MS);
+    link.stopped();
+    env.later(connect, RECONNECT_MS);
   };
+  link.connecting();
   connect();
 
   /** Whether the link opens (false: a later run refuses this token). */
   const linked = (): Promise<boolean> =>
-    shellLink.state === 'outdated'
-      ? Promise.resolve(false)
-      : new Promise((resume) => waiting.push(resume));
+    link.isOutdated ? Promise.resolve(false) : new Promise((resume) => waiting.push(resume));
 
   return {
     invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>) {
@@ -126,7 +147,7 @@ function createWebSocketBridge(token: string): EarmarkApi {
       };
       // Sent at once when the link is up, so main works on it while this thread goes on (a
       // screen asks before it builds its DOM).
-      if (socket.readyState === WebSocket.OPEN) return send();
+      if (socket.readyState === OPEN) return send();
       return linked().then((ok) => (ok ? send() : { ok: false as const, error: OUTDATED }));
     },
     on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void) {
@@ -150,6 +171,17 @@ const unreachable: EarmarkApi = {
   on: () => () => {},
 };
 
-/** The preload's API in Electron, else the WebSocket: screens never know which. */
-export const earmark: EarmarkApi =
-  window.earmark ?? (shellToken === null ? unreachable : createWebSocketBridge(shellToken));
+/**
+ * The preload's API in Electron, else the WebSocket with the shell's token (`forgetToken` drops
+ * it once a later run refuses it): screens never know which.
+ */
+export function connectBridge(
+  link: ShellLinkStore,
+  token: string | null,
+  forgetToken: () => void,
+): EarmarkApi {
+  if (window.earmark) return window.earmark;
+  return token === null
+    ? unreachable
+    : createWebSocketBridge(token, link, browserSocketEnv(forgetToken));
+}

@@ -1,5 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import './theme.css';
 import './app.css';
 import NoShellToken from './screens/NoShellToken.svelte';
 import { missingShellToken } from './shell-session';

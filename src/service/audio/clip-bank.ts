@@ -8,7 +8,7 @@ export interface ClipManifest {
   calls: Record<string, { file: string; durationMs: number }>;
 }
 
-export const DEMO_SPEECH_FOLDER = 'demo-speech';
+const DEMO_SPEECH_FOLDER = 'demo-speech';
 
 /**
  * The pre-rendered demo speech (resources/demo-speech, made by scripts/render-demo-speech.ts).

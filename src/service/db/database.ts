@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './schema';
-import { get, run } from '../../node/sql';
+import { get, run } from '../../node-common/sql';
 
 export type ServiceDatabase = Database.Database;
 
@@ -24,7 +24,7 @@ export function openServiceDatabase(dataDir: string, nativeBinding?: string): Se
   return db;
 }
 
-export function migrate(db: ServiceDatabase): void {
+function migrate(db: ServiceDatabase): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
   if (current > latest) {

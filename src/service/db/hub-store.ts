@@ -1,23 +1,15 @@
 import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 import type { GeneratedMinutes } from '../hub/generated-minutes';
+import type { MinuteRow } from './minute-row';
 
 export interface DeviceRow {
   id: string;
   organization_id: string;
   display_name: string;
   serial: string;
-}
-
-export interface MinuteRow {
-  minute_ms: number;
-  speech_ms: number;
-  transcript: string;
-  diarized: string;
-  clips: string;
-  audio_ok: number;
 }
 
 export type ConversationOrigin = 'api' | 'auto' | 'button';

@@ -8,11 +8,11 @@ import {
 } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { ApiKey, Entitlements, FeatureScope } from '../../shared/api';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 /** Every key starts with this; the visible keyPrefix is it plus the next 8 characters and "...". */
-export const API_KEY_PREFIX = 'csk_';
+const API_KEY_PREFIX = 'csk_';
 const VISIBLE_KEY_CHARS = 8;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
@@ -49,7 +49,7 @@ export interface UserRow {
 }
 
 /** Keys are long random secrets, so one SHA-256 is a sound way to store and look them up. */
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export function hashPassword(password: string): string {
   const salt = randomBytes(16);

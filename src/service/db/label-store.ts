@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { Label, LabelListQuery, Note, RecordType } from '../../shared/api';
 import { LABEL_LIST_DEFAULT_LIMIT } from '../../shared/api';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 export interface NoteInput {

@@ -7,7 +7,7 @@ import type {
   TaskBoard,
   TaskStatus,
 } from '../../shared/api';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 /** A board and the organization it belongs to (not part of the contract's board). */

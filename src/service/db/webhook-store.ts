@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERIES_RETURNED, type Delivery, type Webhook } from '../../shared/api';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 export interface WebhookRow {
@@ -160,6 +160,17 @@ export class WebhookStore {
       `SELECT q.*, w.url, w.secret FROM webhook_queue q JOIN webhooks w ON w.id = q.webhook_id
          WHERE q.next_attempt_ms <= ? AND w.is_active = 1 ORDER BY q.next_attempt_ms LIMIT ?`,
       [ms, limit],
+    );
+  }
+
+  /** Whether any delivery to the webhook is queued (due, waiting for a retry, or leased). */
+  hasQueued(webhookId: string): boolean {
+    return (
+      get<{ one: number }>(
+        this.db,
+        'SELECT 1 AS one FROM webhook_queue WHERE webhook_id = ? LIMIT 1',
+        webhookId,
+      ) !== undefined
     );
   }
 

@@ -6,7 +6,7 @@ import { recipeByteLength, type AudioRecipe } from '../audio/recipe';
 import type { ConversationOrigin, ConversationRow } from '../db/hub-store';
 import type { LabelInput, NoteInput } from '../db/label-store';
 import { HUB_SAMPLE_RATE } from '../hub/conversations';
-import { HubSimulator } from '../hub/live-simulator';
+import { AUTO_RECORD_DELAY_MS, HubSimulator } from '../hub/live-simulator';
 import {
   localDayStart,
   loseUpload,
@@ -17,7 +17,13 @@ import {
   type SpokenLine,
 } from '../hub/simulator';
 import { seededRandom, type Random } from '../random';
-import { DIALOGUE_SCRIPTS, PATIENT_NAMES, type DialogueScript, type ScriptKind } from './dialogue';
+import {
+  DIALOGUE_SCRIPTS,
+  PATIENT_NAMES,
+  patientOfScript,
+  type DialogueScript,
+  type ScriptKind,
+} from './dialogue';
 import {
   DEMO_DEVICES,
   SECONDARY_DEVICE,
@@ -31,19 +37,16 @@ const LABEL_HISTORY_DAYS = 28;
 /** A reviewed device's latest consults are still in hand: ACTIVE, COMPLETED, PROCESSING. */
 const IN_HAND = 3;
 
-/** The device's consults that had ended (ten minutes ago or more) by `now`, oldest first. */
+/**
+ * The device's consults that had ended (by the hubs' hand-over delay) by `now`, oldest first; the
+ * live simulator hands over those that end later.
+ */
 const pastConsults = (days: SimulatedDay[], now: number) =>
   days
     .flatMap((day) => day.consults.map((consult) => ({ day, consult })))
-    .filter(({ consult }) => consult.endMs + 10 * MINUTE_MS < now);
+    .filter(({ consult }) => consult.endMs + AUTO_RECORD_DELAY_MS <= now);
 
 const scriptsOf = (kind: ScriptKind) => DIALOGUE_SCRIPTS.filter((s) => s.kind === kind);
-
-/** The patient a script talks about: the first bank name its lines mention. */
-function patientNameOf(script: DialogueScript): string | undefined {
-  const text = script.lines.map((l) => l.text).join(' ');
-  return PATIENT_NAMES.find((p) => new RegExp(`\\b${p.name}\\b`).test(text))?.name;
-}
 
 export const transcriptOf = (script: DialogueScript) =>
   script.lines.map((l) => `${l.speaker}: ${l.text}`).join('\n');
@@ -212,7 +215,7 @@ function labelFor(
 ): LabelInput {
   const { service, random } = ctx;
   const script = random.pick(plan.kind ? scriptsOf(plan.kind) : scriptsOf('consult'));
-  const patientName = patientNameOf(script);
+  const patientName = patientOfScript(script);
   const patientId =
     plan.kind === 'button' && random.chance(0.5)
       ? null
@@ -283,6 +286,46 @@ function seedRecords(ctx: SeedContext): void {
       const processing = plan.kind !== null && fromMs > now - 2 * DAY_MS && processingLeft-- > 0;
       service.labels.create(labelFor(ctx, plan, fromMs, processing));
     }
+  }
+}
+
+/** A second patient of a name the dialogue uses, of another species: two clinic patients share it. */
+const DEMO_NAMESAKE = { name: 'Teddy', species: 'cat' } as const;
+
+/**
+ * The namesake's records: two combined medical records with a SOAP note that names it and its
+ * species, so the clinic knows two patients called Teddy (a dog and a cat) and a transcript that
+ * names Teddy must be told apart by what else it says.
+ */
+function seedNamesake(ctx: SeedContext): void {
+  const { service, now } = ctx;
+  const script = DIALOGUE_SCRIPTS.find((s) => s.id === 'consult-dental')!;
+  const patientId = service.labels.createPatient(
+    ctx.organizationId,
+    DEMO_NAMESAKE.name,
+    DEMO_NAMESAKE.species,
+  );
+  for (const daysAgo of [9, 3]) {
+    const fromMs = localDayStart(now - daysAgo * DAY_MS) + (10 * 60 + 15) * MINUTE_MS;
+    const writtenMs = fromMs + 40 * MINUTE_MS;
+    service.labels.create({
+      organizationId: ctx.organizationId,
+      type: 'AggregateLabel',
+      fromMs,
+      toMs: fromMs + 20 * MINUTE_MS,
+      patientId,
+      userId: ctx.random.pick(ctx.staffIds),
+      friendlyName: 'Medical record',
+      deviceSerial: '',
+      notes: [
+        {
+          type: SOAP_NOTE_TYPE,
+          content: soapOf({ ...script, species: DEMO_NAMESAKE.species }, DEMO_NAMESAKE.name),
+          createdMs: writtenMs,
+          timeMs: writtenMs,
+        },
+      ],
+    });
   }
 }
 
@@ -424,6 +467,7 @@ export function seedDemo(service: ClinicService, now: number): DemoCredentials {
       now,
     };
     seedRecords(ctx);
+    seedNamesake(ctx);
 
     const devices: DeviceDays[] = [
       ...DEMO_DEVICES.map((d, i) => ({
@@ -438,9 +482,16 @@ export function seedDemo(service: ClinicService, now: number): DemoCredentials {
       },
     ];
     seedHub(ctx, devices);
+    // The reviewed rooms' hubs are in auto mode: the consults that end from now on become
+    // records as the day goes on (those before are the history above).
     HubSimulator.register(
       service.db,
-      [...DEMO_DEVICES, SECONDARY_DEVICE].map((d) => ({ id: d.id, offAtNight: d.offAtNight })),
+      [...DEMO_DEVICES, SECONDARY_DEVICE].map((d) => ({
+        id: d.id,
+        offAtNight: d.offAtNight,
+        autoRecords: d.id !== DEMO_DEVICES[2].id,
+      })),
+      now,
     );
     return credentials;
   })();

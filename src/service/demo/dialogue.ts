@@ -423,3 +423,11 @@ export const STAFF: readonly { name: string; email: string; role: 'owner' | 'adm
 export function clipId(scriptId: string, lineIndex: number): string {
   return `${scriptId}-${String(lineIndex).padStart(2, '0')}`;
 }
+
+/** The bank's patient names a text mentions, in the order of PATIENT_NAMES. */
+export const patientsNamedIn = (text: string): string[] =>
+  PATIENT_NAMES.filter((p) => new RegExp(`\\b${p.name}\\b`).test(text)).map((p) => p.name);
+
+/** The patient a script talks about: the first bank name its lines mention. */
+export const patientOfScript = (script: DialogueScript): string | undefined =>
+  patientsNamedIn(script.lines.map((l) => l.text).join(' '))[0];

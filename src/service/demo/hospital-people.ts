@@ -83,7 +83,7 @@ const MORE_PETS: readonly { name: string; species: string }[] = [
   ...['Noodle', 'Slinky'].map((name) => ({ name, species: 'ferret' })),
 ];
 
-export const PETS: readonly { name: string; species: string }[] = [...PATIENT_NAMES, ...MORE_PETS];
+const PETS: readonly { name: string; species: string }[] = [...PATIENT_NAMES, ...MORE_PETS];
 
 const FIRST_NAMES = [
   'Aisha',

@@ -3,7 +3,7 @@ import type { ClinicService } from '../app';
 import type { HubStore } from '../db/hub-store';
 import { STAFF } from './dialogue';
 
-export interface OrganizationCredentials {
+interface OrganizationCredentials {
   apiKey: string;
   organizationId: string;
   organizationName: string;

@@ -96,7 +96,7 @@ function fieldLabel(label: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A SOAP note's text as the field's JSON document; "{}" while it is not written. */
-export function soapDocument(text: string): string {
+function soapDocument(text: string): string {
   const parsed = parseSoap(text);
   if (parsed.kind === 'processing') return '{}';
   const sections =

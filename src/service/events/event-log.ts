@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_ID_PREFIX, type EventData, type ServiceEvent } from '../../shared/api';
-import { all, get, run } from '../../node/sql';
+import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from '../db/database';
 
 export type LoggedEventType = keyof EventData;

@@ -22,7 +22,7 @@ export interface Principal {
 }
 
 /** What a route needs beyond authentication; set as the route's `config`. */
-export interface RouteAccess {
+interface RouteAccess {
   /** No authentication (the login itself). */
   public?: boolean;
   /**
@@ -98,11 +98,7 @@ export function principalFromSession(store: IdentityStore, token: string): Princ
   return { ...principal, authMethod: 'Cookie', apiKey: null };
 }
 
-export function authenticate(
-  store: IdentityStore,
-  request: FastifyRequest,
-  now: number,
-): Principal {
+function authenticate(store: IdentityStore, request: FastifyRequest, now: number): Principal {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
@@ -119,7 +115,7 @@ export function authenticate(
 export const isOwnerOrAdmin = (principal: Principal) =>
   principal.role === 'owner' || principal.role === 'admin';
 
-export function checkAccess(principal: Principal, access: RouteAccess): void {
+function checkAccess(principal: Principal, access: RouteAccess): void {
   if (access.session && principal.authMethod !== 'Cookie') {
     throw forbidden(
       'session_required',

@@ -18,28 +18,42 @@ export function parseRateLimit(text: string): RateLimit | undefined {
   return requests > 0 && perSeconds > 0 ? { requests, perSeconds } : undefined;
 }
 
-/** One token bucket per caller: it holds `requests` tokens and refills them over `perSeconds`. */
+/** Callers a limiter remembers at most; beyond it, full buckets and then the oldest are dropped. */
+export const MAX_CALLERS = 10_000;
+
+interface Bucket {
+  tokens: number;
+  updatedMs: number;
+}
+
+/**
+ * One token bucket per caller: it holds `requests` tokens and refills them over `perSeconds`. A
+ * full bucket is the same as none, so the callers remembered stay bounded: past `maxCallers`,
+ * the full ones are dropped, then (a flood of new callers) those untouched longest.
+ */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
+  /** In order of last use: the first is the one untouched longest. */
+  private readonly buckets = new Map<string, Bucket>();
   private readonly tokensPerMs: number;
 
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number,
+    private readonly maxCallers = MAX_CALLERS,
   ) {
     this.tokensPerMs = limit.requests / (limit.perSeconds * 1000);
   }
 
-  /** The whole seconds `caller` must wait for a token, without taking one; undefined: none. */
-  wait(caller: string): number | undefined {
-    const nowMs = this.now();
-    const bucket = this.buckets.get(caller);
-    if (!bucket) return undefined;
-    const tokens = Math.min(
+  /** How many callers it remembers now (at most `maxCallers`). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private tokensOf(bucket: Bucket, nowMs: number): number {
+    return Math.min(
       this.limit.requests,
       bucket.tokens + (nowMs - bucket.updatedMs) * this.tokensPerMs,
     );
-    return tokens >= 1 ? undefined : Math.max(1, Math.ceil((1 - tokens) / this.tokensPerMs / 1000));
   }
 
   /** Forgets `caller` (a successful login clears its failures). */
@@ -47,21 +61,45 @@ export class RateLimiter {
     this.buckets.delete(caller);
   }
 
+  /** Puts back a token taken for `caller` (an attempt that turned out not to count). */
+  giveBack(caller: string): void {
+    const bucket = this.buckets.get(caller);
+    if (bucket) bucket.tokens = Math.min(this.limit.requests, bucket.tokens + 1);
+  }
+
   /** Takes a token for `caller`; returns the whole seconds to wait when there is none. */
   take(caller: string): number | undefined {
     const nowMs = this.now();
-    const bucket = this.buckets.get(caller) ?? { tokens: this.limit.requests, updatedMs: nowMs };
-    bucket.tokens = Math.min(
-      this.limit.requests,
-      bucket.tokens + (nowMs - bucket.updatedMs) * this.tokensPerMs,
-    );
-    bucket.updatedMs = nowMs;
+    const known = this.buckets.get(caller);
+    const bucket = {
+      tokens: known ? this.tokensOf(known, nowMs) : this.limit.requests,
+      updatedMs: nowMs,
+    };
+    const wait =
+      bucket.tokens >= 1
+        ? undefined
+        : Math.max(1, Math.ceil((1 - bucket.tokens) / this.tokensPerMs / 1000));
+    if (wait === undefined) bucket.tokens -= 1;
+    // Taken from, so not full: the sweep keeps it, and as the newest it is dropped last.
+    this.buckets.delete(caller);
     this.buckets.set(caller, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return undefined;
+    if (this.buckets.size > this.maxCallers) this.prune(nowMs);
+    return wait;
+  }
+
+  /**
+   * Drops the full buckets; if over half the bound is still left, the oldest down to half, so a
+   * flood of new callers costs one sweep per maxCallers/2 of them, not one per request.
+   */
+  private prune(nowMs: number): void {
+    for (const [caller, bucket] of this.buckets) {
+      if (this.tokensOf(bucket, nowMs) >= this.limit.requests) this.buckets.delete(caller);
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.tokensPerMs / 1000));
+    const keep = Math.floor(this.maxCallers / 2);
+    for (const caller of this.buckets.keys()) {
+      if (this.buckets.size <= keep) break;
+      this.buckets.delete(caller);
+    }
   }
 }
 

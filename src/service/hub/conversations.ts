@@ -10,13 +10,8 @@ import {
 import type { AudioRecipe } from '../audio/recipe';
 import { recipeByteLength } from '../audio/recipe';
 import type { ServiceDatabase } from '../db/database';
-import type {
-  ConversationOrigin,
-  ConversationRow,
-  DeviceRow,
-  HubStore,
-  MinuteRow,
-} from '../db/hub-store';
+import type { ConversationOrigin, ConversationRow, DeviceRow, HubStore } from '../db/hub-store';
+import type { MinuteRow } from '../db/minute-row';
 import type { LabelStore } from '../db/label-store';
 import type { EventLog } from '../events/event-log';
 
@@ -65,7 +60,7 @@ export const conversationView = (row: ConversationRow, withRanges: boolean): Con
     : toConversation(row);
 
 /** The seed's conversation view of a stored row (§2.5); transcriptState is ours (see the contract). */
-export function toConversation(row: ConversationRow): Conversation {
+function toConversation(row: ConversationRow): Conversation {
   const base = {
     conversationId: row.id,
     deviceId: row.device_id,
@@ -135,11 +130,7 @@ export function previewOf(minutes: readonly MinuteRow[]): Preview {
 }
 
 /** The audio of [startMs, endMs) of a device: its recorded clips in place, silence elsewhere. */
-export function recipeOfRange(
-  minutes: readonly MinuteRow[],
-  startMs: number,
-  endMs: number,
-): AudioRecipe {
+function recipeOfRange(minutes: readonly MinuteRow[], startMs: number, endMs: number): AudioRecipe {
   const samplesPerMs = HUB_SAMPLE_RATE / 1000;
   const clips: [string, number][] = [];
   for (const minute of minutes) {
@@ -154,7 +145,7 @@ export function recipeOfRange(
   };
 }
 
-export type ProcessingOutcome =
+type ProcessingOutcome =
   | { status: 'UPLOADED'; transcript: string; recipe: AudioRecipe }
   | { status: 'FILTERED' | 'FAILED'; reason: string };
 

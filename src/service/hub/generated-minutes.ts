@@ -2,7 +2,7 @@ import { MINUTE_MS } from '../../shared/api';
 import type { ClipBank } from '../audio/clip-bank';
 import type { ServiceDatabase } from '../db/database';
 import { readMeta, writeMeta } from '../db/database';
-import type { MinuteRow } from '../db/hub-store';
+import type { MinuteRow } from '../db/minute-row';
 import { hospitalPatients, type HospitalPatient } from '../demo/hospital-people';
 import {
   HOSPITAL_DEVICES,

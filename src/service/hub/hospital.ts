@@ -64,9 +64,9 @@ export const HOSPITAL_DEVICES: readonly HospitalDevice[] = [
 /** Three years of history, ending the day before the seed is built. */
 export const HOSPITAL_DAYS = 3 * 365;
 /** The share of a day's records made by the hubs (the demo clinic's week: 103 of 145). */
-export const HUB_SHARE = 0.7;
+const HUB_SHARE = 0.7;
 /** Hub records started with the device's button (HubBatch) rather than by auto mode (HubMic). */
-export const BUTTON_SHARE = 0.2;
+const BUTTON_SHARE = 0.2;
 /** A hub visit whose upload was lost (its conversation FAILED). */
 const LOST_UPLOAD_CHANCE = 0.005;
 /** A word in the corridor after a visit, and the share of those auto mode kept (FILTERED). */
@@ -141,7 +141,7 @@ const weightOfDevicesBefore = (deviceIndex: number) =>
  * device whose share is below one visit a day still gets its due over a week, and the devices'
  * visits add up to the day's hub records exactly.
  */
-export function hubVisitsOn(plan: HospitalPlan, index: number, deviceIndex: number): number {
+function hubVisitsOn(plan: HospitalPlan, index: number, deviceIndex: number): number {
   const hub = Math.floor(recordsOnDay(plan, index) * HUB_SHARE);
   const phase = (index * 0.6180339887) % 1;
   const upTo = (i: number) => Math.floor((hub * weightOfDevicesBefore(i)) / DEVICE_WEIGHT + phase);
@@ -149,7 +149,7 @@ export function hubVisitsOn(plan: HospitalPlan, index: number, deviceIndex: numb
 }
 
 /** A visit recorded by a hub: the range a conversation covers. */
-export interface HubVisit {
+interface HubVisit {
   startMs: number;
   endMs: number;
   visit: Visit;
@@ -206,7 +206,10 @@ export function simulateHospitalDay(
 ): HospitalDay {
   const device = HOSPITAL_DEVICES[deviceIndex]!;
   const index = dayIndexOf(plan, dayStartMs);
-  const random = seededRandom(`earmark-scale-${plan.records}/${device.id}/${dayKey(dayStartMs)}`);
+  const seed = `earmark-scale-${plan.records}/${device.id}/${dayKey(dayStartMs)}`;
+  const random = seededRandom(seed);
+  // The recognizer's slips draw from their own sequence, as in the demo's days.
+  const hearing = seededRandom(`${seed}/transcription`);
   const dayEndMs = nextLocalDay(dayStartMs);
   const weekday = new Date(dayStartMs).getDay();
   const [fromHour, toHour] =
@@ -232,6 +235,7 @@ export function simulateHospitalDay(
     const laid = layLines(
       bank,
       random,
+      hearing,
       visit.lines,
       startMs + random.int(2_000, 20_000),
       new Map(),
@@ -253,7 +257,7 @@ export function simulateHospitalDay(
       // A word in the corridor, mid-way to the next visit.
       const atMs = endMs + Math.floor((nextSlot - endMs) / 2);
       const word = recombinedVisit(random, 'consult', random.pick(patients)).lines.slice(0, 1);
-      const laid = layLines(bank, random, word, atMs, new Map(), false);
+      const laid = layLines(bank, random, hearing, word, atMs, new Map(), false);
       lines.push(...laid.placed);
       if (random.chance(CHATTER_KEPT_CHANCE)) keptChatter.push(atMs - (atMs % MINUTE_MS));
       cursor = Math.max(cursor, laid.endMs + MINUTE_MS);

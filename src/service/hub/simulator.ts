@@ -1,6 +1,14 @@
 import { MINUTE_MS } from '../../shared/api';
 import type { ClipBank } from '../audio/clip-bank';
-import { DIALOGUE_SCRIPTS, clipId, type DialogueLine, type DialogueScript } from '../demo/dialogue';
+import {
+  DIALOGUE_SCRIPTS,
+  clipId,
+  patientOfScript,
+  patientsNamedIn,
+  type DialogueLine,
+  type DialogueScript,
+} from '../demo/dialogue';
+import { misheard } from '../demo/transcription';
 import { seededRandom, type Random } from '../random';
 
 /** One recorded minute of a hub device, as stored in hub_minutes. */
@@ -19,6 +27,12 @@ export interface SimulatedConsult {
   startMs: number;
   endMs: number;
   scripts: string[];
+  /**
+   * The patient it is about: its first script's, named there; the scripts that follow are of the
+   * same species with the lines naming their own patients left out, so one consult names one
+   * patient (the demo's ground truth for the suggested patient).
+   */
+  patient: string | undefined;
   /** The device lost this consult's upload: processing it fails. */
   uploadLost: boolean;
 }
@@ -34,6 +48,8 @@ export interface SimulatedDevice {
   id: string;
   /** Switched off at night (no data between 20:00 and 07:00). */
   offAtNight: boolean;
+  /** In auto mode: each consult becomes a conversation and a record once it ends (HubSimulator). */
+  autoRecords?: boolean;
 }
 
 const CONSULT_SCRIPTS = DIALOGUE_SCRIPTS.filter((s) => s.kind === 'consult');
@@ -48,12 +64,18 @@ export interface SpokenLine {
 export interface PlacedLine extends SpokenLine {
   atMs: number;
   durationMs: number;
+  /** The line as the recognizer wrote it (transcription slips on names). */
+  heard: string;
   speaker: number;
 }
 
 /** A script's lines with the bank's clips that speak them. */
 export const spokenLinesOf = (script: DialogueScript): SpokenLine[] =>
   script.lines.map((line, index) => ({ clip: clipId(script.id, index), line }));
+
+/** A script without the lines that name a patient: the rest of a visit about another one. */
+const namelessLinesOf = (script: DialogueScript): SpokenLine[] =>
+  spokenLinesOf(script).filter(({ line }) => patientsNamedIn(line.text).length === 0);
 
 /** The local time `hours:minutes` on the day starting at `dayStartMs`. */
 export const localTime = (dayStartMs: number, hours: number, minutes = 0) => {
@@ -90,6 +112,7 @@ export const dayKey = (dayStartMs: number) => {
 export function layLines(
   bank: ClipBank,
   random: Random,
+  hearing: Random,
   lines: readonly SpokenLine[],
   startMs: number,
   speakers: Map<string, number>,
@@ -102,7 +125,14 @@ export function layLines(
     if ((t % MINUTE_MS) + durationMs > MINUTE_MS)
       t = t - (t % MINUTE_MS) + MINUTE_MS + random.int(150, 900);
     if (!speakers.has(line.speaker)) speakers.set(line.speaker, speakers.size + 1);
-    placed.push({ atMs: t, clip, durationMs, line, speaker: speakers.get(line.speaker) ?? 1 });
+    placed.push({
+      atMs: t,
+      clip,
+      durationMs,
+      line,
+      heard: misheard(line.text, hearing),
+      speaker: speakers.get(line.speaker) ?? 1,
+    });
     t += durationMs + random.int(500, 3500);
     // The vet examines the patient in silence now and then.
     if (examinationPauses && index > 2 && random.chance(0.12)) t += random.int(60_000, 140_000);
@@ -117,6 +147,8 @@ export function simulateDay(
   dayStartMs: number,
 ): SimulatedDay {
   const random = seededRandom(`${device.id}/${dayKey(dayStartMs)}`);
+  // The recognizer's slips draw from their own sequence: the day's timing does not depend on them.
+  const hearing = seededRandom(`${device.id}/${dayKey(dayStartMs)}/transcription`);
   const dayEndMs = nextLocalDay(dayStartMs);
   const weekday = new Date(dayStartMs).getDay();
   const lines: PlacedLine[] = [];
@@ -131,20 +163,29 @@ export function simulateDay(
     while (t < closeMs - 15 * MINUTE_MS) {
       const first = random.pick(CONSULT_SCRIPTS);
       const scripts = [first];
-      while (scripts.length < random.int(2, 3)) {
-        const more = random.pick(CONSULT_SCRIPTS);
+      const sameSpecies = CONSULT_SCRIPTS.filter((s) => s !== first && s.species === first.species);
+      const wanted = Math.min(random.int(1, 2), sameSpecies.length);
+      while (scripts.length <= wanted) {
+        const more = random.pick(sameSpecies);
         if (!scripts.includes(more)) scripts.push(more);
       }
       const speakers = new Map<string, number>();
       const startMs = t;
       let cursor = t + random.int(2_000, 20_000);
       for (const script of scripts) {
-        const laid = layLines(bank, random, spokenLinesOf(script), cursor, speakers, true);
+        const scriptLines = script === first ? spokenLinesOf(script) : namelessLinesOf(script);
+        const laid = layLines(bank, random, hearing, scriptLines, cursor, speakers, true);
         lines.push(...laid.placed);
         cursor = laid.endMs + random.int(5_000, 40_000);
       }
       const endMs = Math.ceil(cursor / MINUTE_MS) * MINUTE_MS;
-      consults.push({ startMs, endMs, scripts: scripts.map((s) => s.id), uploadLost: false });
+      consults.push({
+        startMs,
+        endMs,
+        scripts: scripts.map((s) => s.id),
+        patient: patientOfScript(first),
+        uploadLost: false,
+      });
       const gapMs = random.int(10, 35) * MINUTE_MS;
       if (random.chance(0.4)) {
         // A word or two in the corridor between consults.
@@ -153,6 +194,7 @@ export function simulateDay(
         const laid = layLines(
           bank,
           random,
+          hearing,
           spokenLinesOf(script).slice(0, 1),
           atMs,
           new Map(),
@@ -205,8 +247,8 @@ export function minutesOf(
     minutes.push({
       minuteMs: m,
       speechMs: placed.reduce((sum, p) => sum + p.durationMs, 0),
-      transcript: placed.map((p) => p.line.text).join(' '),
-      diarized: placed.map((p) => `Speaker ${p.speaker}: ${p.line.text}`).join('\n'),
+      transcript: placed.map((p) => p.heard).join(' '),
+      diarized: placed.map((p) => `Speaker ${p.speaker}: ${p.heard}`).join('\n'),
       clips: placed.map((p) => [p.clip, p.atMs - m]),
       audioOk: true,
     });

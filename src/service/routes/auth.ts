@@ -11,7 +11,7 @@ import { RateLimiter } from '../http/rate-limit';
 import type { RouteModule } from '../http/context';
 import { ProblemError } from '../http/problems';
 
-export const identityOf = (principal: Principal): IdentityType => ({
+const identityOf = (principal: Principal): IdentityType => ({
   userId: principal.userId,
   email: principal.email,
   authMethod: principal.authMethod,
@@ -31,7 +31,8 @@ const loginFailed = () =>
 
 /**
  * Failed logins allowed per e-mail address, and per client address (many users may share one),
- * in 15 minutes before 429 with Retry-After: enough for typing mistakes, too few to guess.
+ * in 15 minutes before 429 with Retry-After: enough for typing mistakes, too few to guess. Logins
+ * under way count until they succeed, so at most this many run at once for one e-mail.
  */
 export const LOGIN_FAILURES_PER_EMAIL = { requests: 5, perSeconds: 15 * 60 };
 export const LOGIN_FAILURES_PER_ADDRESS = { requests: 20, perSeconds: 15 * 60 };
@@ -52,8 +53,15 @@ export const authRoutes: RouteModule = (fastify, { identity, now }) => {
     async (request, reply) => {
       const { email, password, organizationId } = request.body;
       const emailKey = email.trim().toLowerCase();
-      const wait = Math.max(byEmail.wait(emailKey) ?? 0, byAddress.wait(request.ip) ?? 0);
-      if (wait > 0) {
+      // The attempt is counted before its password is hashed: requests that arrive while an
+      // earlier one hashes find its token gone, so parallel guesses get no more than the limit.
+      const emailWait = byEmail.take(emailKey);
+      const addressWait = byAddress.take(request.ip);
+      if (emailWait !== undefined || addressWait !== undefined) {
+        // Refused before any check: it costs neither limit what the other one took.
+        if (emailWait === undefined) byEmail.giveBack(emailKey);
+        if (addressWait === undefined) byAddress.giveBack(request.ip);
+        const wait = Math.max(emailWait ?? 0, addressWait ?? 0);
         reply.header('retry-after', String(wait));
         throw new ProblemError(
           429,
@@ -64,11 +72,11 @@ export const authRoutes: RouteModule = (fastify, { identity, now }) => {
       }
       const user = identity.userByEmail(email);
       if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) {
-        byEmail.take(emailKey);
-        byAddress.take(request.ip);
         throw loginFailed();
       }
+      // Signed in: the e-mail's failures are cleared, and this attempt was no failure.
       byEmail.forget(emailKey);
+      byAddress.giveBack(request.ip);
       const memberships = identity.memberships(user.id);
       const membership = organizationId
         ? memberships.find((m) => m.organization_id === organizationId)

@@ -19,7 +19,7 @@ function isCalendarDate(value: string): boolean {
 }
 
 /** Why `value` does not fit `field`, or undefined when it does. Values are never converted. */
-export function fieldValueError(field: FieldDefinition, value: FieldValue): string | undefined {
+function fieldValueError(field: FieldDefinition, value: FieldValue): string | undefined {
   switch (field.type) {
     case 'text':
       return typeof value === 'string' ? undefined : 'must be text (a string)';

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { lookup as lookupCallback } from 'node:dns';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Where webhooks may be delivered. A webhook is a request the service makes on a client's
@@ -13,45 +14,35 @@ import { lookup as lookupCallback } from 'node:dns';
  */
 export type WebhookDestinations = 'public' | 'any';
 
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b::', 96], // NAT64
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique-local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+/** IPv4-compatible IPv6 (::a.b.c.d, deprecated by RFC 4291): no public host has one. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
+/**
+ * Public means what ipaddr.js calls plain unicast: outside every range it knows as special —
+ * loopback, private, link-local, CGNAT, unique-local, site-local (fec0::/10), multicast,
+ * documentation, benchmarking, reserved, NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48),
+ * Teredo (2001::/32, whose embedded client address is obfuscated) and the rest. IPv6 forms that
+ * carry an IPv4 address are judged by it: IPv4-mapped (::ffff:a.b.c.d) and 6to4 (2002:AABB:CCDD::,
+ * RFC 3056); IPv4-compatible ones (::/96) never pass.
+ */
+function isPublic(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === 'ipv4Mapped') return isPublic(v6.toIPv4Address());
+  if (range === '6to4') {
+    const [high = 0, low = 0] = v6.parts.slice(1, 3);
+    return isPublic(new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]));
+  }
+  if (v6.match(IPV4_COMPATIBLE)) return false;
+  return range === 'unicast';
 }
 
-/** Whether an IP address (v4 or v6, an IPv4-mapped v6 as its v4) is a public one. */
+/** Whether an IP address (v4, or v6 in any form that carries a v4) is a public one. */
 export function isPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  // Only the forms DNS answers and the URL parser writes: not "0x7f.1", which ipaddr.js also reads.
+  if (isIP(address) === 0) return false;
+  return isPublic(ipaddr.parse(address));
 }
 
 export class DestinationRefused extends Error {}
@@ -80,10 +71,11 @@ export async function checkDestination(url: string, policy: WebhookDestinations)
         .catch(() => {
           throw new DestinationRefused(`The host ${host} cannot be resolved.`);
         });
-  const refused = addresses.find((address) => !isPublicAddress(address));
-  if (refused !== undefined) {
+  // The answer names only what the caller sent: never the address a name resolved to, which
+  // would map this service's network for whoever asks.
+  if (!addresses.every(isPublicAddress)) {
     throw new DestinationRefused(
-      `Webhooks are delivered only to public addresses; ${host} is ${refused}, which is not one (loopback, private, link-local or reserved).`,
+      `Webhooks are delivered only to public addresses, and ${host} is not public (loopback, private, link-local or reserved).`,
     );
   }
 }

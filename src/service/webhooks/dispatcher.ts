@@ -27,7 +27,7 @@ export const DEFAULT_WEBHOOK_BACKOFF_MS: readonly number[] = [
 /** How long a receiver has to answer (the seed does not show its value). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** Each retry waits its backoff times a random factor in [1 - JITTER, 1 + JITTER]. */
-export const BACKOFF_JITTER = 0.1;
+const BACKOFF_JITTER = 0.1;
 
 /** Events up to this sequence number have been queued (written by the migration to version 2). */
 const FANOUT_CURSOR_KEY = 'webhook-fanout-seq';
@@ -119,6 +119,21 @@ export class WebhookDispatcher {
     this.queue(webhook, event);
     const queued = this.deps.store.queued(webhook.id, event.id)!;
     return { success: await this.attempt(queued), eventId: event.id };
+  }
+
+  /**
+   * Whether it has nothing left to send a webhook: every event logged so far fanned out, none of
+   * its deliveries queued (a retry to come included) or under way. Until then a delivery may
+   * still arrive; after, none will until a new event is logged — what "nothing more was sent"
+   * can be checked against.
+   */
+  settled(webhookId: string): boolean {
+    const cursor = Number(readMeta(this.deps.db, FANOUT_CURSOR_KEY) ?? 0);
+    return (
+      this.deps.events.since(cursor, 1).length === 0 &&
+      !this.deps.store.hasQueued(webhookId) &&
+      ![...this.inFlight.keys()].some((key) => key.startsWith(`${webhookId} `))
+    );
   }
 
   /** Stops sending: attempts under way are abandoned unlogged (and resent after a restart). */

@@ -9,8 +9,22 @@ export const Timestamp = Type.String({ format: 'date-time' });
 /** Integer epoch milliseconds (query and body fields named ...Ms). */
 export const EpochMs = Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 });
 
-/** Device ids are opaque strings (seed §2.4); kept to a safe alphabet so they fit in a path. */
-export const DeviceId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' });
+/**
+ * An opaque id that goes into a path: a safe alphabet, with at least one character that is not a
+ * dot — "." and ".." are steps of a URL's path (`/hub/conversations/hub-1/..` is another route).
+ */
+const PathId = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9_.-]*[A-Za-z0-9_-][A-Za-z0-9_.-]*$',
+  });
+
+/** Device ids are opaque strings (seed §2.4). */
+export const DeviceId = PathId();
+
+/** Conversation ids are strings (seed §2.5); the service makes UUIDs. */
+export const ConversationId = PathId();
 
 /**
  * A string enum as one JSON Schema `enum` (not an anyOf of constants), so a bad value gets one

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DeviceId, EpochMs, Nullable, StringEnum, Uuid } from './common';
+import { ConversationId, DeviceId, EpochMs, Nullable, StringEnum, Uuid } from './common';
 import { CONVERSATION_PAGE_MAX_SIZE, CONVERSATION_STATUSES, TRANSCRIPT_STATES } from './values';
 
-export const ConversationStatusSchema = StringEnum(CONVERSATION_STATUSES);
+const ConversationStatusSchema = StringEnum(CONVERSATION_STATUSES);
 export const Conversation = Type.Object({
   conversationId: Type.String(),
   deviceId: DeviceId,
@@ -51,7 +51,7 @@ export type ConversationList = Static<typeof ConversationList>;
 
 export const ConversationParams = Type.Object({
   deviceId: DeviceId,
-  conversationId: Type.String({ minLength: 1, maxLength: 64 }),
+  conversationId: ConversationId,
 });
 
 export const TimelineMinute = Type.Object({

@@ -9,7 +9,7 @@ export const Device = Type.Object({
 });
 export type Device = Static<typeof Device>;
 
-export const DEVICE_LIST_MAX_LIMIT = 500;
+const DEVICE_LIST_MAX_LIMIT = 500;
 
 export const DeviceListQuery = Type.Object(
   {

@@ -22,7 +22,7 @@ export const IdentityApiKey = Type.Object({
 });
 export type IdentityApiKey = Static<typeof IdentityApiKey>;
 
-export const AUTH_METHODS = ['ApiKey', 'Cookie'] as const;
+const AUTH_METHODS = ['ApiKey', 'Cookie'] as const;
 
 export const Identity = Type.Object({
   userId: Uuid,

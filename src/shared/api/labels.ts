@@ -7,7 +7,7 @@ import {
   RECORD_TYPES,
 } from './values';
 
-export const RecordTypeSchema = StringEnum(RECORD_TYPES);
+const RecordTypeSchema = StringEnum(RECORD_TYPES);
 
 export const Note = Type.Object({
   type: Type.String(),

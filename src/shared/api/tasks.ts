@@ -121,7 +121,7 @@ export const TaskInput = Type.Object(
 );
 export type TaskInput = Static<typeof TaskInput>;
 
-export const BULK_MAX_ITEMS = 500;
+const BULK_MAX_ITEMS = 500;
 export const BulkCreateRequest = Type.Object(
   { items: Type.Array(TaskInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }) },
   { additionalProperties: false },
@@ -132,7 +132,7 @@ export const TaskItems = Type.Object({ items: Type.Array(Task) });
 export type TaskItems = Static<typeof TaskItems>;
 
 export const TASK_LIST_DEFAULT_LIMIT = 100;
-export const TASK_LIST_MAX_LIMIT = 1000;
+const TASK_LIST_MAX_LIMIT = 1000;
 
 export const TaskListQuery = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DeviceId } from '../api';
+import { ConversationId, DeviceId } from '../api';
 
 /**
  * How a channel is declared: its input schema (main validates every input against it) and its
@@ -29,6 +29,6 @@ export const None = Type.Object({}, { additionalProperties: false });
 
 /** A conversation is named by its device and its id. */
 export const ConversationRef = Type.Object(
-  { deviceId: DeviceId, conversationId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { deviceId: DeviceId, conversationId: ConversationId },
   { additionalProperties: false },
 );

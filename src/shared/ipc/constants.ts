@@ -2,12 +2,24 @@
  * The IPC contract's plain values, with no schema code: the renderer imports these (and only
  * types from the rest of src/shared/ipc), so its bundle carries no TypeBox.
  */
+import type { CleanupStatus } from './retention';
+
+import type { ReviewSettings } from './review';
 
 /** The path prefix, under the renderer's origin, of the media main serves. */
 export const MEDIA_PATH_PREFIX = 'media/';
 
 /** The most recordings one export takes (by id, or matching a filter). */
 export const EXPORT_MAX_LABELS = 10_000;
+
+/** No cleanup under way, none remembered yet (retention). */
+export const CLEANUP_IDLE: CleanupStatus = {
+  state: 'idle',
+  done: 0,
+  total: 0,
+  last: null,
+  message: null,
+};
 
 /** The link a task made from a recording carries back to it (see docs/architecture.md). */
 export const RECORD_LINK_PREFIX = 'earmark://record/';
@@ -34,3 +46,16 @@ export function isKeyRefusal(error: unknown): boolean {
   const kind = (error as { kind?: unknown } | null | undefined)?.kind;
   return typeof kind === 'string' && KEY_REFUSAL_KINDS.includes(kind);
 }
+
+/** Review's settings before the user changes any (main's answer when none are saved). */
+export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
+  markOnOpen: 'after-viewing',
+  notifications: true,
+  signOff: false,
+};
+
+/** How long a record's transcript or note must be in view before it counts as reviewed. */
+export const REVIEW_VIEWING_MS = 3000;
+
+/** The name of the board Earmark creates for a clinic's sign-offs. */
+export const SIGN_OFF_BOARD_NAME = 'Earmark sign-off';

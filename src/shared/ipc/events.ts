@@ -3,6 +3,8 @@ import type { ConnectionStatus } from './app';
 import type { ConversationChange } from './conversations';
 import type { AudioProgress } from './audio';
 import type { ExportProgressEvent } from './export';
+import type { ReviewNotification } from './review';
+import type { CleanupStatus } from './retention';
 import type { SyncStatus } from './sync';
 
 /**
@@ -17,6 +19,12 @@ export interface IpcEvents {
   'export.progress': ExportProgressEvent;
   /** A followed conversation changed (conversations.follow). */
   'conversation.changed': ConversationChange;
+  /** The review queue's count changed (a sync, a mark, a sign-off). */
+  'review.changed': { count: number };
+  /** A conversation created here was processed or failed: a system notification. */
+  'review.notification': ReviewNotification;
+  /** The active account's cleanup (retention): its progress, and how it ended. */
+  'retention.changed': CleanupStatus;
 }
 export type EventName = keyof IpcEvents;
 
@@ -32,9 +40,13 @@ const EVENT_TABLE = {
   'sync.changed': true,
   'export.progress': true,
   'conversation.changed': true,
+  'review.changed': true,
+  'review.notification': true,
+  'retention.changed': true,
 } as const satisfies Record<EventName, true>;
 
 export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];
 
+/** Whether a name from the other side of a boundary is one of the contract's events. */
 export const isEventName = (name: unknown): name is EventName =>
   typeof name === 'string' && Object.hasOwn(EVENT_TABLE, name);

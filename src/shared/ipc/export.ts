@@ -34,6 +34,8 @@ export interface ExportRow {
   sha256: string | null;
   /** The text files written beside the audio: transcript, subtitles, clinical note. */
   textFiles: string[];
+  /** Who spoke, as named on this computer; null when no speaker is named. */
+  speakers: string | null;
   error: string | null;
 }
 

@@ -9,7 +9,10 @@ import { EXPORT_CHANNELS } from './export';
 import { FOLLOW_UP_CHANNELS } from './follow-ups';
 import { HUB_CHANNELS } from './hub';
 import { RECORDING_CHANNELS } from './recordings';
+import { REVIEW_CHANNELS } from './review';
+import { RETENTION_CHANNELS } from './retention';
 import type { IpcResult } from './results';
+import { SPEAKER_CHANNELS } from './speakers';
 import { SYNC_CHANNELS } from './sync';
 
 /**
@@ -25,27 +28,33 @@ export const IPC_CHANNELS = {
   ...HUB_CHANNELS,
   ...CONVERSATION_CHANNELS,
   ...RECORDING_CHANNELS,
+  ...SPEAKER_CHANNELS,
   ...AUDIO_CHANNELS,
   ...EXPORT_CHANNELS,
   ...SYNC_CHANNELS,
   ...FOLLOW_UP_CHANNELS,
   ...ADMIN_CHANNELS,
+  ...REVIEW_CHANNELS,
+  ...RETENTION_CHANNELS,
 } as const;
 
 export * from './constants';
 export * from './results';
 export * from './events';
-export type { Channel, ChannelTable, TableInput, TableOutput } from './channel';
+export type { ChannelTable, TableInput, TableOutput } from './channel';
 export * from './app';
 export * from './accounts';
 export * from './hub';
 export * from './conversations';
 export * from './recordings';
+export * from './speakers';
 export * from './audio';
 export * from './export';
 export * from './sync';
 export * from './follow-ups';
 export * from './admin';
+export * from './review';
+export * from './retention';
 
 export type IpcChannels = typeof IPC_CHANNELS;
 export type ChannelName = keyof IpcChannels;

@@ -7,12 +7,10 @@ import type { InvalidFieldValues, StatusInUse } from '../api';
  */
 
 /**
- * Every kind of error main can produce, by where it arises. The compiler holds main to this
- * list (AppError, the API client's and the audio code's kinds are checked against it), so the
- * renderer can switch over `IpcError.kind` exhaustively.
+ * The kinds of a failure of the clinic service or the network: the API client's
+ * (src/main/service-client/errors.ts); what each means is src/main/service-client/failures.ts.
  */
-export const IPC_ERROR_KINDS = [
-  // The clinic service and the network (the API client: src/main/api/errors.ts).
+export const SERVICE_ERROR_KINDS = [
   'key_invalid',
   'key_revoked',
   'key_expired',
@@ -28,6 +26,16 @@ export const IPC_ERROR_KINDS = [
   'bad_request',
   'cancelled',
   'invalid_response',
+] as const;
+
+/**
+ * Every kind of error main can produce, by where it arises. The compiler holds main to this
+ * list (AppError, the API client's and the audio code's kinds are checked against it), so the
+ * renderer can switch over `IpcError.kind` exhaustively.
+ */
+export const IPC_ERROR_KINDS = [
+  // The clinic service and the network (the API client: src/main/service-client/errors.ts).
+  ...SERVICE_ERROR_KINDS,
   // Files: downloads, the audio cache, exports (src/main/audio/errors.ts).
   'file_exists',
   'no_audio',
@@ -81,7 +89,7 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 export type ReadSource = 'service' | 'cache';
 
 /**
- * The answer of a read that has cached data (main's one offline policy, src/main/offline.ts):
+ * The answer of a read that has cached data (main's one offline policy, src/main/connection/offline.ts):
  * the value, where it came from, and when the service gave it — now for 'service'; for 'cache',
  * when what the cache holds was fetched (null when the cache cannot tell).
  */

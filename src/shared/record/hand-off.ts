@@ -14,10 +14,12 @@ export interface HandOff {
   /** The record's kind in plain words ("Ambient hub recording"). */
   recordKind: string;
   note: ParsedNote;
+  /** Who spoke, named ("Dr Marsh (vet), Mrs Patel (owner)"); left out when empty. */
+  speakers?: string;
   locale?: string;
 }
 
-export function handOffWhen({ fromMs, toMs, timeZone, locale }: HandOff): string {
+function handOffWhen({ fromMs, toMs, timeZone, locale }: HandOff): string {
   const day = new Intl.DateTimeFormat(locale, {
     weekday: 'short',
     day: 'numeric',
@@ -37,6 +39,7 @@ function header(handOff: HandOff): [string, string][] {
     ['Patient', handOff.patient ?? 'Not assigned'],
     ['Date', handOffWhen(handOff)],
     ['Record', handOff.recordKind],
+    ...(handOff.speakers ? [['Speakers', handOff.speakers] as [string, string]] : []),
   ];
 }
 

@@ -8,7 +8,7 @@ import { isProcessingContent } from '../transcript';
  * service has not written it yet. Anything else is shown as the text it is, never dropped.
  */
 
-export interface NoteSection {
+interface NoteSection {
   /** "Subjective", "Plan", …; null for text before the first heading. */
   heading: string | null;
   text: string;

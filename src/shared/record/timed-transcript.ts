@@ -1,5 +1,7 @@
+import { alignLines } from '../speakers/align';
 import { machineTimeZone } from '../timeline/clock';
 import type { TranscriptLine } from '../timeline/transcript';
+import type { SpokenLine } from './spoken-lines';
 
 /**
  * A hub record's transcript in step with its audio: each line at the clock time of the device
@@ -23,6 +25,30 @@ export const timedLines = (lines: readonly TranscriptLine[], recordStartMs: numb
     speaker: line.speaker,
     text: line.text,
   }));
+
+/**
+ * A transcript version's lines, each at the time of the device minute its words were said in.
+ * The minutes' lines are matched to the version's by their words (a regenerated version may
+ * number its speakers anew or write words differently); a line not found takes the time of the
+ * line before it (the first lines, of the first line found). The speakers and words are the
+ * version's, so names given on it apply line by line. Null when no line is found at all.
+ */
+export function versionTimedLines(
+  version: readonly SpokenLine[],
+  minutes: readonly TranscriptLine[],
+  recordStartMs: number,
+): TimedLine[] | null {
+  const timed = timedLines(minutes, recordStartMs);
+  const pairs = alignLines(minutes, version);
+  const firstFound = pairs.find((index) => index !== null);
+  if (firstFound === undefined || firstFound === null) return null;
+  let at = timed[firstFound]!;
+  return version.map((line, index) => {
+    const found = pairs[index];
+    if (found !== null && found !== undefined) at = timed[found]!;
+    return { clockMs: at.clockMs, offsetMs: at.offsetMs, speaker: line.speaker, text: line.text };
+  });
+}
 
 /**
  * The line being played at `positionMs`: the last whose offset is at or before it (lines of one

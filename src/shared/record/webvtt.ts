@@ -22,8 +22,17 @@ export function vttTimestamp(ms: number): string {
 const cueText = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s+/g, ' ');
 
-/** A voice name is one line without markup characters. */
-const voiceName = (speaker: string) => speaker.replace(/[<>&\s]+/g, ' ').trim();
+/**
+ * A voice span's annotation (the speaker's name, "<v Dr Marsh>"): one line, with "&", "<" and
+ * ">" written as WebVTT cue text escapes (the annotation may hold none of them raw).
+ */
+const voiceName = (speaker: string) =>
+  speaker
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 
 export function toWebVtt(lines: readonly TimedLine[], durationMs: number): string {
   const cues: string[] = [];
@@ -41,7 +50,8 @@ export function toWebVtt(lines: readonly TimedLine[], durationMs: number): strin
       const line = lines[i]!;
       const from = startMs + share * (i - index);
       const text = cueText(line.text);
-      const voiced = line.speaker ? `<v ${voiceName(line.speaker)}>${text}` : text;
+      const voice = line.speaker ? voiceName(line.speaker) : '';
+      const voiced = voice !== '' ? `<v ${voice}>${text}</v>` : text;
       cues.push(`${vttTimestamp(from)} --> ${vttTimestamp(from + share)}\n${voiced}`);
     }
     index = end;

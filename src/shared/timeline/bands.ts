@@ -56,7 +56,7 @@ export const overlaps = (a: TimeRange, b: TimeRange): boolean =>
 const instant = (time: string | number) => (typeof time === 'number' ? time : Date.parse(time));
 
 /** The range of a record, or undefined when its times cannot be read. */
-export function recordRange(record: HubRecordLike): TimeRange | undefined {
+function recordRange(record: HubRecordLike): TimeRange | undefined {
   const startMs = instant(record.fromTime);
   const endMs = instant(record.toTime);
   return Number.isFinite(startMs) && Number.isFinite(endMs) && endMs > startMs

@@ -3,7 +3,7 @@ import { MINUTE_MS } from '../api/values';
 import { ceilToMinute, minuteCount, type TimeRange } from './range';
 
 /** The three looks of a minute (UI.md): speech, silence, and no recording at all. */
-export type SlotState = 'speech' | 'silence' | 'no-data';
+type SlotState = 'speech' | 'silence' | 'no-data';
 
 /** One minute of the day as the timeline draws it. */
 export interface Slot {

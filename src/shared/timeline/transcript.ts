@@ -1,4 +1,5 @@
 import type { TimelineMinute } from '../api/conversations';
+import { parseSpokenLine } from '../record/spoken-lines';
 import type { TimeRange } from './range';
 
 /** One line of a range's transcript, speaker by speaker when the service diarized it. */
@@ -8,9 +9,6 @@ export interface TranscriptLine {
   readonly speaker: string | null;
   readonly text: string;
 }
-
-// "Speaker 1: text", "Vet: text": a short label starting with a letter, a colon, the words.
-const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
 
 /**
  * The transcript of [startMs, endMs), one entry per line in time order: diarizedTranscriptText is
@@ -34,15 +32,8 @@ export function rangeTranscript(
     const diarized = minute.diarizedTranscriptText.trim() !== '';
     const text = diarized ? minute.diarizedTranscriptText : minute.transcriptText;
     for (const raw of text.split(/\r?\n/)) {
-      const line = raw.trim();
-      if (line === '') continue;
-      const match = diarized ? SPEAKER_LINE.exec(line) : null;
-      if (match) {
-        const words = (match[2] ?? '').trim();
-        if (words !== '') lines.push({ minuteStartMs, speaker: match[1] ?? null, text: words });
-      } else {
-        lines.push({ minuteStartMs, speaker: null, text: line });
-      }
+      const line = parseSpokenLine(raw, diarized);
+      if (line) lines.push({ minuteStartMs, ...line });
     }
   }
   return lines;

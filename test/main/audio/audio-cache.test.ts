@@ -2,10 +2,9 @@ import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
-import { partialPathOf } from '../../../src/main/audio/download';
-import { streamPathOf } from '../../../src/main/audio/partial-file';
+import { streamPathOf } from '../../../src/main/audio/audio-cache';
 import { decodePeaks } from '../../../src/main/audio/peaks';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from './fixtures';
 
 const env = useProxiedService();
@@ -103,7 +102,7 @@ describe('AudioCache', () => {
     const orphan = join(folder, 'files', `${ids[2]}.wav`);
     writeFileSync(orphan, readFileSync(a.path));
     writeFileSync(join(folder, 'files', '.index.json.abc.tmp'), '{');
-    const partial = partialPathOf(join(folder, 'files'), ids[3]!);
+    const partial = join(folder, 'files', `.${ids[3]}.earmark-partial`);
     writeFileSync(partial, 'half');
     const old = new Date(Date.now() - 3 * 24 * 3600 * 1000);
     utimesSync(partial, old, old);
@@ -166,6 +165,8 @@ describe('AudioCache', () => {
     expect(reopened.usage().bytes).toBeGreaterThanOrEqual(kept[0]![1]);
     const done = await reopened.ensure(labels(), ids[3]!);
     expect(fx.sha256File(done.path)).toBe(fx.sha256(await fx.serviceAudio(env.svc, ids[3]!)));
+    // The waveform covers the bytes kept from the first run too: the whole six minutes.
+    expect(decodePeaks(readFileSync(done.peaksPath!)).frames).toBe(6 * 60 * 8000);
     // One request, for the bytes the first run had not flushed, guarded by the ETag.
     const [resumed, ...more] = env.proxy.seen({ path: `/labels/${ids[3]}/audio` });
     expect(more).toEqual([]);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { streamPathOf } from '../../../src/main/audio/partial-file';
+import { streamPathOf } from '../../../src/main/audio/audio-cache';
 import { startService, type RunningService } from '../../service/harness';
 import { startChild, type Child } from './crash-child';
 import * as fx from './fixtures';
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => svc?.dispose());
 
 const streamIn = (folder: string, mode: 'play' | 'finish'): Child =>
-  startChild('stream-child.ts', {
+  startChild('audio/stream-child.ts', {
     EARMARK_BASE_URL: svc.baseUrl,
     EARMARK_API_KEY: svc.credentials.primary.apiKey,
     EARMARK_LABEL_ID: labelId,

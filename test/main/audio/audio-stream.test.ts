@@ -2,10 +2,10 @@ import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import type { AudioStream } from '../../../src/main/audio/audio-stream';
-import type { AudioSource } from '../../../src/main/audio/download';
+import type { AudioSource } from '../../../src/main/audio/audio-stream';
 import { serveStreamingMedia } from '../../../src/main/audio/media';
 import { parseWavHeader } from '../../../src/main/audio/peaks';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from './fixtures';
 
 const env = useProxiedService();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-/** A script of this folder run in a process group of its own, to be killed as a crash would. */
+/** A script under test/main run in a process group of its own, to be killed as a crash would. */
 export interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Its stdout, one JSON object a line. */
@@ -10,17 +10,13 @@ export interface Child {
 }
 
 export function startChild(script: string, env: Record<string, string>): Child {
-  const child = spawn(
-    join('node_modules', '.bin', 'tsx'),
-    [join('test', 'main', 'audio', script)],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-      // A process group of its own: tsx runs the script in a child node process, and the kill
-      // must take both, as a crash of the app would.
-      detached: true,
-    },
-  );
+  const child = spawn(join('node_modules', '.bin', 'tsx'), [join('test', 'main', script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    // A process group of its own: tsx runs the script in a child node process, and the kill
+    // must take both, as a crash of the app would.
+    detached: true,
+  });
   const lines: Record<string, unknown>[] = [];
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {

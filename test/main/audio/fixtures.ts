@@ -4,17 +4,18 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import type { AudioSource } from '../../../src/main/audio/download';
+import type { AudioSource } from '../../../src/main/audio/audio-stream';
 import type { Peaks } from '../../../src/main/audio/peaks';
 import { recipeByteLength, type AudioRecipe } from '../../../src/service/audio/recipe';
 import type { ClinicService } from '../../../src/service/app';
 import { MINUTE_MS, type RecordType } from '../../../src/shared/api';
 import type { RunningService } from '../../service/harness';
 
+export { noting } from './noting';
 export { throttled } from './throttle';
 
 /** A WAV recipe of `minutes` with speech clips every 4 s or so, at odd sample offsets. */
-export function speechRecipe(minutes: number): AudioRecipe {
+function speechRecipe(minutes: number): AudioRecipe {
   const samples = Math.round(minutes * 60 * 8000);
   const clips: [string, number][] = [];
   const ids = [
@@ -186,17 +187,7 @@ export function wholeFilePeaks(
   return { sampleRate, samplesPerPeak, frames, min, max };
 }
 
-/** Bytes of a partial download recorded as flushed to disk (its state file), or 0. */
-export function durableBytes(partial: string): number {
-  try {
-    return (JSON.parse(readFileSync(`${partial}.json`, 'utf8')) as { durableBytes: number })
-      .durableBytes;
-  } catch {
-    return 0;
-  }
-}
-
-/** The byte ranges a partly cached recording's state lists as flushed to disk. */
+/** The byte ranges a partial file's state lists as flushed to disk. */
 export function streamedRanges(dataPath: string): [number, number][] {
   try {
     return (JSON.parse(readFileSync(`${dataPath}.json`, 'utf8')) as { ranges: [number, number][] })
@@ -205,6 +196,10 @@ export function streamedRanges(dataPath: string): [number, number][] {
     return [];
   }
 }
+
+/** Bytes a partial file's state lists as flushed to disk, or 0. */
+export const durableBytes = (dataPath: string): number =>
+  streamedRanges(dataPath).reduce((sum, [start, end]) => sum + end - start, 0);
 
 /** A source whose answers carry no ETag and no Last-Modified: nothing can guard a resume. */
 export function withoutValidators(source: AudioSource): AudioSource {

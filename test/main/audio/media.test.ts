@@ -15,7 +15,8 @@ import {
 import { tempFolder } from './fixtures';
 
 const SIZE = 100_000;
-const data = randomBytes(SIZE);
+/** A WAV's first bytes, then noise. */
+const data = Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVEfmt '), randomBytes(SIZE - 16)]);
 let file: MediaFile;
 
 beforeAll(() => {
@@ -129,17 +130,40 @@ describe('serveMedia', () => {
     );
   });
 
-  it('takes the content type from the caller, else from the extension', async () => {
-    const m4a = join(tempFolder(), 'call.m4a');
-    writeFileSync(m4a, 'x');
-    expect(
-      (await serveMedia({ method: 'HEAD', headers: {} }, { path: m4a })).headers['content-type'],
-    ).toBe('audio/mp4');
-    const typed = await serveMedia(
-      { method: 'HEAD', headers: {} },
-      { path: m4a, contentType: 'audio/aac' },
+  it('serves the type of what the bytes are, whatever the file is named', async () => {
+    const folder = tempFolder();
+    const typeOf = async (name: string, bytes: string | Buffer) => {
+      writeFileSync(join(folder, name), bytes);
+      const answer = await serveMedia(
+        { method: 'HEAD', headers: {} },
+        { path: join(folder, name) },
+      );
+      return answer.headers['content-type'];
+    };
+    expect(await typeOf('call.m4a', Buffer.from('\0\0\0\x20ftypM4A \0\0\0\0', 'latin1'))).toBe(
+      'audio/mp4',
     );
-    expect(typed.headers['content-type']).toBe('audio/aac');
+    expect(await typeOf('page.wav', '<!doctype html><script>alert(1)</script>')).toBe(
+      'application/octet-stream',
+    );
+    expect(await typeOf('empty.wav', '')).toBe('application/octet-stream');
+  });
+
+  it('answers every request sandboxed, unsniffed and uncached by the browser', async () => {
+    const missing = { path: join(tempFolder(), 'x.wav') };
+    for (const answer of [
+      await get(),
+      await get({ range: 'bytes=0-9' }),
+      await get({}, 'POST'),
+      await serveMedia({ method: 'GET', headers: {} }, missing),
+    ]) {
+      expect(answer.headers).toMatchObject({
+        'content-security-policy': 'sandbox',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      });
+      answer.body?.destroy();
+    }
   });
 });
 

@@ -1,12 +1,7 @@
-import { announceSkip } from '../../support/skip';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  decodedPeaks,
   decodePeaks,
   encodePeaks,
-  findFfmpeg,
   PcmPeakBuilder,
   waveformData,
   WavPeakStream,
@@ -204,39 +199,5 @@ describe('PcmPeakBuilder', () => {
     expect(Array.from(peaks.min)).toEqual([-400, -32768]);
     expect(Array.from(peaks.max)).toEqual([300, 32767]);
     expect(peaks.frames).toBe(8);
-  });
-});
-
-describe('MP4 (AAC) peaks through ffmpeg, when the caller opts in', async () => {
-  const ffmpeg = await findFfmpeg();
-  announceSkip('MP4 peaks through ffmpeg', ffmpeg ? undefined : 'there is no ffmpeg on the PATH');
-  const file = join('resources', 'demo-speech', 'phone-recheck-booking.m4a');
-
-  it.skipIf(!ffmpeg)(
-    'streams ffmpeg’s PCM into the same buckets as the whole decoded file',
-    async () => {
-      const whole = spawnSync(
-        ffmpeg!,
-        ['-v', 'error', '-i', file, '-ac', '1', '-ar', '8000', '-f', 's16le', '-'],
-        {
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      );
-      const pcm = new Int16Array(
-        whole.stdout.buffer.slice(
-          whole.stdout.byteOffset,
-          whole.stdout.byteOffset + (whole.stdout.length & ~1),
-        ),
-      );
-      same(await decodedPeaks(file, ffmpeg!), wholeFilePeaks(pcm, 1, 8000));
-    },
-  );
-
-  it.skipIf(!ffmpeg)('rejects with ffmpeg’s message for a file it cannot decode', async () => {
-    await expect(decodedPeaks('package.json', ffmpeg!)).rejects.toThrow(/ffmpeg exited/);
-  });
-
-  it('finds no ffmpeg on an empty PATH', async () => {
-    expect(await findFfmpeg('')).toBeNull();
   });
 });

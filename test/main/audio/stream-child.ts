@@ -2,7 +2,7 @@
 // (audio-stream-crash.test.ts) to kill -9. EARMARK_MODE=play: a player reads from the start, then
 // seeks to EARMARK_SEEK_AT, on a slow link, leaving gaps; prints the ranges as they fill.
 // EARMARK_MODE=finish: fills the file to the end and prints its path.
-import { createApiClient } from '../../../src/main/api/client';
+import { createApiClient } from '../../../src/main/service-client/client';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import { throttled } from './throttle';
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AudioSource } from '../../../src/main/audio/download';
+import type { AudioSource } from '../../../src/main/audio/audio-stream';
 
 /** A source whose audio bodies trickle: `chunkBytes` every `everyMs` (a slow network). */
 export function throttled(source: AudioSource, chunkBytes = 16 * 1024, everyMs = 5): AudioSource {

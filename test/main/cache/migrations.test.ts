@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { openCacheDatabase } from '../../../src/main/cache/database';
 import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/migrate';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
+import { migration as retention } from '../../../src/main/cache/migrations/008-retention';
 import { runQuery } from '../../../src/main/cache/queries';
-import type { Db } from '../../../src/node/sql';
-import { checkIndexes, label, note, T0, useTempDir } from './helpers';
+import type { Db } from '../../../src/node-common/sql';
+import type { ReviewFacts } from '../../../src/shared/ipc';
+import { checkIndexes, label, MINUTE, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('migrations');
 const MIGRATIONS_DIR = fileURLToPath(
@@ -22,6 +24,12 @@ function cacheAt(version: number): { db: Db; file: string } {
   expect(schemaVersion(db)).toBe(version);
   return { db, file };
 }
+
+/**
+ * Today's search asks the indexes of today's schema: a database at an earlier version is asked
+ * only of those it has (002's).
+ */
+const MIGRATION_002_KINDS = { kinds: ['note', 'patient', 'conversation'] };
 
 const tables = (db: Db) =>
   (
@@ -135,7 +143,9 @@ describe('002 full-text search', () => {
     migrate(db, file, MIGRATIONS, 2);
     expect(schemaVersion(db)).toBe(2);
     const search = (q: string) =>
-      (runQuery(db, 'read', 'search', [q]) as { hits: { kind: string }[] }).hits.map((h) => h.kind);
+      (
+        runQuery(db, 'read', 'search', [q, MIGRATION_002_KINDS]) as { hits: { kind: string }[] }
+      ).hits.map((h) => h.kind);
     expect(search('limping')).toEqual(['note']);
     expect(search('inaudible')).toEqual(['note']); // the replaced version, as history
     expect(search('biscuit')).toEqual(['patient']);
@@ -165,7 +175,9 @@ describe('003 task boards', () => {
     runQuery(db, 'write', 'storeLabels', [[label(1, { notes: [note('kept words', T0)] })], T0]);
     migrate(db, file, MIGRATIONS, 3);
     expect(tables(db)).toEqual(expect.arrayContaining(['task_boards', 'tasks']));
-    expect((runQuery(db, 'read', 'search', ['kept']) as { hits: unknown[] }).hits).toHaveLength(1);
+    expect(
+      (runQuery(db, 'read', 'search', ['kept', MIGRATION_002_KINDS]) as { hits: unknown[] }).hits,
+    ).toHaveLength(1);
     const board = {
       id: 'b1',
       name: 'Follow-ups',
@@ -250,7 +262,14 @@ describe('005 conversation ranges', () => {
       endMs: T0 + 120_000,
       labelId: 'label-9',
     };
-    runQuery(db, 'write', 'storeConversation', [ranged, T0]);
+    // As version 5 writes one (today's writes know later columns).
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk,
+         seen_at, start_ms, end_ms, label_id)
+       VALUES ('new', 'hub-1', 'UPLOADED', 2, 'COMPLETED', 1, '', 'Later words', -1, 0, @t0,
+         @t0, @t0 + 120000, 'label-9')`,
+    ).run({ t0: T0 });
     // Only a conversation whose range is known and overlaps the asked range is found.
     expect(
       runQuery(db, 'read', 'conversationsWithin', ['hub-1', T0 + 60_000, T0 + 90_000]),
@@ -269,6 +288,223 @@ describe('005 conversation ranges', () => {
       .map((row) => row.detail)
       .join('; ');
     expect(plan).toContain('conversations_by_device_time');
+    checkIndexes(db);
+    db.close();
+  });
+});
+
+describe('006 review state', () => {
+  const facts = (db: Db, showReviewed = false) =>
+    (
+      runQuery(db, 'read', 'reviewFacts', [
+        { showReviewed, signOffBoardName: 'Earmark sign-off' },
+      ]) as ReviewFacts[]
+    ).map((f) => [f.kind, f.id, f.reviewed.state]);
+
+  it('keeps version 5 data, and a record reviewed comes back as updated when its transcript changes', () => {
+    const { db, file } = cacheAt(5);
+    // Written as version 5 wrote it: a record with its transcript, a failed conversation.
+    const heard = label(1, {
+      patient: null,
+      notes: [note('Vet: Hello, Peper.', T0 + 20 * MINUTE)],
+    });
+    runQuery(db, 'write', 'storeLabels', [[heard], T0]);
+    // (today's writes know later columns).
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk,
+         seen_at, start_ms, end_ms)
+       VALUES ('failed-1', 'hub-1', 'FAILED', 3, 'FAILED', 0, 'Audio did not finish uploading.',
+         '', 0, 1, @t0, @t0, @t0 + 600000)`,
+    ).run({ t0: T0 });
+    migrate(db, file, MIGRATIONS, 6);
+    expect(schemaVersion(db)).toBe(6);
+    expect(facts(db)).toEqual([
+      ['record', heard.id, 'never'],
+      ['conversation', 'failed-1', 'never'],
+    ]);
+
+    runQuery(db, 'write', 'markReviewed', [
+      { records: [heard.id], conversations: ['failed-1'] },
+      T0,
+    ]);
+    expect(facts(db)).toEqual([]);
+    expect(facts(db, true)).toEqual([
+      ['record', heard.id, 'current'],
+      ['conversation', 'failed-1', 'current'],
+    ]);
+
+    // The service regenerates the transcript: a newer version is current, the reviewed one is history.
+    const regenerated = {
+      ...heard,
+      ownedPatientNotes: [
+        ...heard.ownedPatientNotes!,
+        note('Vet: Hello, Pepper.', T0 + 60 * MINUTE),
+      ],
+    };
+    runQuery(db, 'write', 'storeLabels', [[regenerated], T0 + 61 * MINUTE]);
+    const [updated] = runQuery(db, 'read', 'reviewFacts', [
+      { showReviewed: false, signOffBoardName: 'Earmark sign-off' },
+    ]) as ReviewFacts[];
+    expect(updated).toMatchObject({
+      id: heard.id,
+      reviewed: { state: 'changed', transcript: true, note: false },
+    });
+    expect(runQuery(db, 'read', 'reviewPreviews', [[heard.id]])).toEqual({
+      [heard.id]: 'Hello, Pepper.',
+    });
+
+    // Unreviewed: new again.
+    runQuery(db, 'write', 'markUnreviewed', [{ records: [heard.id], conversations: [] }]);
+    expect(facts(db)).toEqual([['record', heard.id, 'never']]);
+    checkIndexes(db);
+    db.close();
+  });
+
+  it('leaves a record signed off on the clinic board out, and finds its task by its group key', () => {
+    const { db, file } = cacheAt(5);
+    const record = label(2, { notes: [note('Vet: All well.', T0)] });
+    runQuery(db, 'write', 'storeLabels', [[record], T0]);
+    migrate(db, file, MIGRATIONS, 6);
+    const board = {
+      id: 'board-1',
+      name: 'Earmark sign-off',
+      statuses: [{ id: 'signed_off', name: 'Signed off', category: 'done' }],
+      fields: [],
+      createdAt: new Date(T0).toISOString(),
+    };
+    runQuery(db, 'write', 'storeBoards', [[board], T0]);
+    const stamp = new Date(T0 + MINUTE).toISOString();
+    runQuery(db, 'write', 'storeTasks', [
+      [
+        {
+          id: 'task-1',
+          boardId: 'board-1',
+          title: 'Signed off',
+          groupKey: record.id,
+          statusId: 'signed_off',
+          fields: {},
+          linkUrl: `earmark://record/${record.id}`,
+          description: '',
+          assignee: 'Helen Marsh',
+          dueDate: '',
+          completedAt: stamp,
+          completedAtIso: stamp,
+          createdAt: stamp,
+          updatedAt: stamp,
+        },
+      ],
+      T0,
+    ]);
+    expect(facts(db)).toEqual([]);
+    const [shown] = runQuery(db, 'read', 'reviewFacts', [
+      { showReviewed: true, signOffBoardName: 'Earmark sign-off' },
+    ]) as ReviewFacts[];
+    expect(shown!.signedOff).toEqual({ by: 'Helen Marsh', at: stamp });
+    const plan = (
+      db
+        .prepare(`EXPLAIN QUERY PLAN SELECT id FROM tasks WHERE group_key = 'x' AND board_id = 'b'`)
+        .all() as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join('; ');
+    expect(plan).toContain('tasks_by_group');
+    db.close();
+  });
+
+  it('keeps the review settings', () => {
+    const { db, file } = cacheAt(5);
+    migrate(db, file, MIGRATIONS, 6);
+    expect(runQuery(db, 'read', 'reviewSettings', [])).toEqual({});
+    runQuery(db, 'write', 'saveReviewSettings', [{ markOnOpen: 'by-hand', signOff: true }]);
+    runQuery(db, 'write', 'saveReviewSettings', [{ signOff: false }]);
+    expect(runQuery(db, 'read', 'reviewSettings', [])).toEqual({
+      markOnOpen: 'by-hand',
+      signOff: false,
+    });
+    db.close();
+  });
+});
+
+describe('007 speaker names', () => {
+  const before = 6;
+
+  it('keeps what the version before held, indexes named lines, and forgets them with their record', () => {
+    const { db, file } = cacheAt(before);
+    runQuery(db, 'write', 'storeLabels', [
+      [label(1, { notes: [note('Speaker 1: How is Bella?\nSpeaker 2: Much better.', T0)] })],
+      T0,
+    ]);
+    migrate(db, file, MIGRATIONS, 7);
+    expect(schemaVersion(db)).toBe(7);
+    expect(tables(db)).toEqual(
+      expect.arrayContaining(['speaker_overlays', 'speaker_lines', 'speaker_lines_fts']),
+    );
+    const search = (q: string) =>
+      (runQuery(db, 'read', 'search', [q]) as { hits: { kind: string }[] }).hits.map((h) => h.kind);
+    expect(search('bella')).toEqual(['note']);
+    const labelId = label(1).id;
+    runQuery(db, 'write', 'saveSpeakers', [
+      {
+        labelId,
+        versionKey: 'v1',
+        names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+        moves: [],
+        notice: null,
+        at: T0,
+        currentLines: [{ line: 0, speaker: 'Dr Marsh', role: 'vet', text: 'How is Bella?' }],
+      },
+    ]);
+    expect(search('marsh')).toEqual(['speaker']);
+    checkIndexes(db);
+    // The record gone from the service: its names and lines go with it.
+    db.prepare('DELETE FROM labels WHERE id = ?').run(labelId);
+    expect(db.prepare('SELECT count(*) AS n FROM speaker_overlays').get()).toEqual({ n: 0 });
+    expect(search('marsh')).toEqual([]);
+    checkIndexes(db);
+    db.close();
+  });
+});
+
+describe(`${String(retention.version).padStart(3, '0')} retention`, () => {
+  it('dates the conversations the version before held by their last sighting, and keeps records with their record', () => {
+    const { db, file } = cacheAt(retention.version - 1);
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk,
+         seen_at)
+       VALUES ('seen', 'hub-1', 'UPLOADED', 3, 'COMPLETED', 1, '', 'Earlier words', 0, 1, @t0)`,
+    ).run({ t0: T0 });
+    runQuery(db, 'write', 'storeLabels', [[label(1, { notes: [note('words', T0)] })], T0]);
+    migrate(db, file, MIGRATIONS, retention.version);
+    expect(db.prepare("SELECT first_seen_at FROM conversations WHERE id = 'seen'").get()).toEqual({
+      first_seen_at: T0,
+    });
+    // A conversation stored from now on is dated when first seen; a later sighting keeps it.
+    const later = {
+      conversationId: 'later',
+      deviceId: 'hub-1',
+      status: 'UPLOADED' as const,
+      speechMinuteCount: 1,
+      transcriptState: 'READY' as const,
+      isImportable: true,
+      notImportableReason: '',
+      transcriptText: 'words',
+    };
+    runQuery(db, 'write', 'storeConversation', [later, T0 + 1]);
+    runQuery(db, 'write', 'storeConversation', [later, T0 + 2]);
+    expect(db.prepare("SELECT first_seen_at FROM conversations WHERE id = 'later'").get()).toEqual({
+      first_seen_at: T0 + 1,
+    });
+    // Only a cached record can be kept, and the mark goes with its record.
+    const id = label(1).id;
+    expect(runQuery(db, 'write', 'keepRecord', [id, T0])).toBe(true);
+    expect(runQuery(db, 'write', 'keepRecord', [label(2).id, T0])).toBe(false);
+    expect(() =>
+      db.prepare('INSERT INTO kept_records (label_id, kept_at) VALUES (?, 0)').run(label(3).id),
+    ).toThrow(/FOREIGN KEY/);
+    runQuery(db, 'write', 'deleteLabels', [[id]]);
+    expect(db.prepare('SELECT count(*) AS n FROM kept_records').get()).toEqual({ n: 0 });
     checkIndexes(db);
     db.close();
   });

@@ -39,6 +39,17 @@ async function filledCache(thread: 'worker' | 'main' = 'main'): Promise<string> 
     endMs: T0 + 600_000,
     createdAt: new Date(T0).toISOString(),
   });
+  await cache.write.markReviewed({ records: [label(3).id], conversations: [] }, T0);
+  await cache.write.saveReviewSettings({ markOnOpen: 'by-hand' });
+  await cache.write.saveSpeakers({
+    labelId: label(1).id,
+    versionKey: 'v1',
+    names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+    moves: [],
+    notice: null,
+    at: T0,
+    currentLines: [{ line: 0, speaker: 'Dr Marsh', role: 'vet', text: 'routine check' }],
+  });
   await cache.close();
   return file;
 }
@@ -116,7 +127,7 @@ describe('a cache written by a newer Earmark', () => {
 });
 
 describe('a damaged cache', () => {
-  it('with damaged pages: is moved aside, the cache starts empty, created ranges are saved', async () => {
+  it('with damaged pages: is moved aside, the cache starts empty, created ranges, review marks and speaker names are saved', async () => {
     const file = await filledCache();
     const pages = Math.floor(statSync(file).size / PAGE);
     // Scribble over three pages in the middle of the file (the header stays valid).
@@ -126,11 +137,34 @@ describe('a damaged cache', () => {
       reason: expect.stringMatching(/malformed|quick_check/),
       movedTo: expect.stringContaining(`${file}.corrupt-`),
       salvagedCreatedRanges: 1,
+      salvagedReviewMarks: 1,
+      salvagedSpeakerNames: 1,
     });
     expect(existsSync(cache.recovery!.movedTo)).toBe(true);
     await check(cache);
     expect(await cache.read.stats()).toMatchObject({ labels: 0, notes: 0, createdRanges: 1 });
     expect(await cache.read.createdRange('conv-1')).toMatchObject({ deviceId: 'consult-room-1' });
+    // The sync brings the reviewed record back as it was: still reviewed; the settings stayed.
+    const reviewed = label(3, { notes: [note(`${'routine check words '.repeat(40)} 3`, T0)] });
+    await cache.write.storeLabels([reviewed], T0);
+    const query = { showReviewed: true, signOffBoardName: 'Earmark sign-off' };
+    expect((await cache.read.reviewFacts(query)).map((f) => [f.id, f.reviewed.state])).toEqual([
+      [reviewed.id, 'current'],
+    ]);
+    expect(await cache.read.reviewSettings()).toEqual({ markOnOpen: 'by-hand' });
+    // The names the user gave are back, as no version's current: the record's next read places
+    // them (its lines are not in the new file yet).
+    expect(await cache.read.speakers(label(1).id)).toEqual([
+      {
+        versionKey: 'v1',
+        names: [{ label: 'Speaker 1', name: 'Dr Marsh', role: 'vet' }],
+        moves: [],
+        notice: null,
+        current: false,
+        updatedAt: T0,
+      },
+    ]);
+    expect((await cache.read.search('marsh')).hits).toEqual([]);
     await cache.write.storeLabels([label(1, { notes: [note('fresh start', T0)] })], T0);
     expect((await cache.read.search('fresh')).hits).toHaveLength(1);
     await cache.close();
@@ -147,6 +181,8 @@ describe('a damaged cache', () => {
     expect(cache.recovery).toMatchObject({
       reason: expect.stringMatching(/not a database/),
       salvagedCreatedRanges: 0,
+      salvagedReviewMarks: 0,
+      salvagedSpeakerNames: 0,
     });
     await check(cache);
     expect((await cache.read.stats()).labels).toBe(0);

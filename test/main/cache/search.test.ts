@@ -204,6 +204,68 @@ describe('search', () => {
   });
 });
 
+describe('search by a speaker’s name', () => {
+  beforeAll(async () => {
+    // Named on this computer: the vet and the owner of the "vomiting" consult, and the vet of
+    // the "limp" one.
+    await cache.write.saveSpeakers({
+      labelId: labels.vomiting.id,
+      versionKey: 'v1',
+      names: [
+        { label: 'Speaker 1', name: 'Dr Anna Marsh', role: 'vet' },
+        { label: 'Speaker 2', name: 'Mrs Patel', role: 'owner' },
+      ],
+      moves: [],
+      notice: null,
+      at: T0,
+      currentLines: [
+        { line: 0, speaker: 'Dr Anna Marsh', role: 'vet', text: 'Any vomiting at home?' },
+        { line: 1, speaker: 'Mrs Patel', role: 'owner', text: 'Twice since Tuesday.' },
+        { line: 2, speaker: 'Dr Anna Marsh', role: 'vet', text: 'Then we start a bland diet.' },
+      ],
+    });
+    await cache.write.saveSpeakers({
+      labelId: labels.limp.id,
+      versionKey: 'v9',
+      names: [{ label: 'Vet', name: 'Dr Anna Marsh', role: 'vet' }],
+      moves: [],
+      notice: null,
+      at: T0 + MINUTE,
+      currentLines: [{ line: 0, speaker: 'Dr Anna Marsh', role: 'vet', text: 'Walk him for me.' }],
+    });
+  });
+
+  it('finds their lines: one hit a record, its best line, how many of theirs match', async () => {
+    const hits = (await cache.read.search('marsh')).hits.filter((hit) => hit.kind === 'speaker');
+    expect(hits.map(labelOf).sort()).toEqual([labels.vomiting.id, labels.limp.id].sort());
+    const consult = hits.find((hit) => labelOf(hit) === labels.vomiting.id)!;
+    expect(consult).toMatchObject({ speaker: 'Dr Anna Marsh', role: 'vet', lines: 2 });
+    expect(texts(consult)).toMatch(/^Dr Anna \[Marsh\]: /);
+    // A name and a word: only her lines that say it; a prefix while typing.
+    const said = (await cache.read.search('marsh diet')).hits;
+    expect(said).toMatchObject([{ kind: 'speaker', line: 2, lines: 1 }]);
+    expect(texts(said[0]!)).toBe('Dr Anna [Marsh]: Then we start a bland [diet].');
+    expect((await cache.read.search('pat')).hits.filter((h) => h.kind === 'speaker')).toMatchObject(
+      [{ speaker: 'Mrs Patel', line: 1 }],
+    );
+  });
+
+  it('leaves lines to the transcript’s own hits when no word is a name', async () => {
+    expect((await cache.read.search('bland')).hits.map((hit) => hit.kind)).not.toContain('speaker');
+  });
+
+  it('offers the names used before, latest first, and says who spoke in each record', async () => {
+    expect(await cache.read.knownSpeakers('a')).toEqual([
+      { name: 'Dr Anna Marsh', role: 'vet', lastUsedAt: new Date(T0 + MINUTE).toISOString() },
+      { name: 'Mrs Patel', role: 'owner', lastUsedAt: new Date(T0).toISOString() },
+    ]);
+    expect(await cache.read.knownSpeakers('PATEL')).toHaveLength(1);
+    expect(await cache.read.spokenBy([labels.limp.id, labels.regenerated.id])).toEqual([
+      { labelId: labels.limp.id, speakers: [{ label: 'Vet', name: 'Dr Anna Marsh', role: 'vet' }] },
+    ]);
+  });
+});
+
 describe('the query and snippet helpers', () => {
   it('quote every word, and match the last one as a prefix while it is typed', () => {
     expect(ftsExpression('vomit')).toBe('"vomit"*');

@@ -8,7 +8,7 @@ import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { openCache, type Cache } from '../../../src/main/cache';
 import { ConversationFollower } from '../../../src/main/conversations/follow';
 import { createCore } from '../../../src/main/core';
-import { connectService, type ServiceClient } from '../../../src/main/service-client';
+import { connectService, type ServiceClient } from '../../../src/main/service-client/connect';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import {
   DEMO_DEVICES,
@@ -69,7 +69,7 @@ async function completedConversation(): Promise<{ deviceId: string; conversation
   return ref;
 }
 
-function follower(changes: ConversationChange[], account = () => 'account-1') {
+function follower(changes: ConversationChange[]) {
   return new ConversationFollower({
     service: { call: (call) => call(client) },
     conversations: {
@@ -80,7 +80,6 @@ function follower(changes: ConversationChange[], account = () => 'account-1') {
       }),
     },
     cache: async () => cache,
-    accountId: account,
     changed: (change) => changes.push(change),
     log: () => {},
     backoff: { firstMs: 50, factor: 2, maxMs: 400 },
@@ -142,18 +141,16 @@ describe('following a conversation (ConversationFollower)', () => {
     await expect.poll(() => statuses(changes), { timeout: 15_000 }).toContain('UPLOADED');
   });
 
-  it('stops when another account becomes active, and when the app quits', async () => {
-    let account = 'account-1';
-    const followed = follower([], () => account);
+  it('stops with its account (another becomes active, the app quits), and starts no follow after', async () => {
+    const followed = follower([]);
     await followed.follow(await completedConversation());
-    followed.stopOthers('account-1');
-    expect(followed.following).toBe(1);
-    followed.stopOthers('account-2');
-    expect(followed.following).toBe(0);
-    account = 'account-2';
     await followed.follow(await completedConversation());
-    expect(followed.following).toBe(1);
+    expect(followed.following).toBe(2);
     await followed.stopAll();
+    expect(followed.following).toBe(0);
+    // A call that was on its way: answered, not followed.
+    const late = await followed.follow(await completedConversation());
+    expect(late.value.status).toBe('COMPLETED');
     expect(followed.following).toBe(0);
   });
 });

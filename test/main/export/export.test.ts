@@ -10,7 +10,7 @@ import {
   type ExportProgress,
   type ManifestRow,
 } from '../../../src/main/export/export';
-import { useProxiedService } from '../api/helpers';
+import { useProxiedService } from '../service-client/helpers';
 import * as fx from '../audio/fixtures';
 
 const env = useProxiedService();
@@ -243,7 +243,7 @@ describe('exportLabels', () => {
     expect(csvField(null)).toBe('');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
     expect(manifestCsv([]).split('\r\n')[0]).toBe(
-      '\ufefflabel_id,patient,type,from_time,to_time,status,file,size_bytes,sha256,content_type,transcript_file,transcript_sha256,subtitles_file,subtitles_sha256,clinical_note_file,clinical_note_sha256,error',
+      '\ufefflabel_id,patient,type,from_time,to_time,status,file,size_bytes,sha256,content_type,transcript_file,transcript_sha256,subtitles_file,subtitles_sha256,clinical_note_file,clinical_note_sha256,speakers,error',
     );
   });
 

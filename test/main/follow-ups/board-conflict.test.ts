@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/main/api/errors';
+import { ApiError } from '../../../src/main/service-client/errors';
 import { BoardConflictError, boardConflictOf } from '../../../src/main/follow-ups/board-conflict';
 
 const conflict = (extensions: Record<string, unknown>) =>

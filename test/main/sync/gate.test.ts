@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../src/main/api/errors';
+import { ApiError } from '../../../src/main/service-client/errors';
 import { RateGate } from '../../../src/main/sync/gate';
 import { RateLimiter } from '../../../src/service/http/rate-limit';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createApiClient, type ApiClient } from '../../../src/main/api/client';
-import type { HttpTuning } from '../../../src/main/api/http';
+import { createApiClient, type ApiClient } from '../../../src/main/service-client/client';
+import type { HttpTuning } from '../../../src/main/service-client/http';
 import { openCache, type Cache } from '../../../src/main/cache';
 import {
   createSyncEngine,

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../../src/main/cache';
-import { readSourced } from '../../../src/main/offline';
-import { connectService } from '../../../src/main/service-client';
+import { readSourced } from '../../../src/main/connection/offline';
+import { connectService } from '../../../src/main/service-client/connect';
 import { createSyncEngine, HISTORY_STREAM, readSyncStatus } from '../../../src/main/sync';
 import { startService, type RunningService } from '../../service/harness';
 import { useTempDir } from '../cache/helpers';

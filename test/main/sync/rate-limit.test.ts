@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApiError } from '../../../src/main/api/errors';
+import { isApiError } from '../../../src/main/service-client/errors';
 import { createSyncEngine, type SyncProgress } from '../../../src/main/sync';
 import { startService, type RunningService } from '../../service/harness';
 import { useTempDir } from '../cache/helpers';

@@ -1,7 +1,7 @@
 // A sync in a process of its own, for the kill -9 test: prints one JSON line per progress
 // event on stdout, then the result. Arguments: cache file, base URL, API key, organization id,
 // and the tuning as JSON.
-import { createApiClient } from '../../../src/main/api/client';
+import { createApiClient } from '../../../src/main/service-client/client';
 import { openCache } from '../../../src/main/cache';
 import { createSyncEngine, type SyncTuning } from '../../../src/main/sync';
 

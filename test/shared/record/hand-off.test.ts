@@ -15,6 +15,17 @@ const consult: HandOff = {
 };
 
 describe('the hand-off to the practice system', () => {
+  it('names who spoke after the record, where the speakers are named', () => {
+    const named = { ...consult, speakers: 'Dr Marsh (vet), Mrs <Patel> (owner)' };
+    expect(handOffText(named)).toContain(
+      'Record: Ambient hub recording\nSpeakers: Dr Marsh (vet), Mrs <Patel> (owner)\n\nSubjective',
+    );
+    expect(handOffHtml(named)).toContain(
+      '<strong>Speakers:</strong> Dr Marsh (vet), Mrs &lt;Patel&gt; (owner)</p>',
+    );
+    expect(handOffText({ ...consult, speakers: '' })).not.toContain('Speakers');
+  });
+
   it('as plain text: who, when, what, then the note with its section headings', () => {
     expect(handOffText(consult)).toBe(
       [

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineMinute } from '../../../src/shared/api';
+import { spokenLines } from '../../../src/shared/record/spoken-lines';
 import {
   lineAt,
   timedLines,
   timedTranscriptText,
+  versionTimedLines,
 } from '../../../src/shared/record/timed-transcript';
 import { rangeTranscript } from '../../../src/shared/timeline/transcript';
 
@@ -78,5 +80,33 @@ describe('the transcript in step with the audio', () => {
         'Europe/Berlin',
       ),
     ).toBe('14:05  Vet: How is Bella?\n14:06  Better.\n');
+  });
+
+  it('times a regenerated version’s own lines by their words, speakers as the version has them', () => {
+    const range = { startMs: recordStart, endMs: recordStart + 5 * MINUTE };
+    const version = spokenLines(
+      [
+        'Speaker 2: Hello, Bella!',
+        'Speaker 2: A line the minutes never had.',
+        'Speaker 1: She has been sick.',
+        'Speaker 2: Let me look.',
+        'Speaker 3: Plain words only.',
+      ].join('\n'),
+    );
+    const timed = versionTimedLines(version, rangeTranscript(minutes, range), recordStart);
+    expect(timed?.map((l) => [l.offsetMs / MINUTE, l.speaker, l.text])).toEqual([
+      [0, 'Speaker 2', 'Hello, Bella!'],
+      [0, 'Speaker 2', 'A line the minutes never had.'],
+      [0, 'Speaker 1', 'She has been sick.'],
+      [2, 'Speaker 2', 'Let me look.'],
+      [4, 'Speaker 3', 'Plain words only.'],
+    ]);
+    expect(
+      versionTimedLines(
+        spokenLines('Vet: Nothing alike.'),
+        rangeTranscript(minutes, range),
+        recordStart,
+      ),
+    ).toBeNull();
   });
 });

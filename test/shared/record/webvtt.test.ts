@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WebVTTParser } from 'webvtt-parser';
 import { toWebVtt, vttTimestamp } from '../../../src/shared/record/webvtt';
 import type { TimedLine } from '../../../src/shared/record/timed-transcript';
 
@@ -40,14 +41,39 @@ describe('toWebVtt', () => {
       [120_000, 180_000],
       [600_000, 610_000],
     ]);
-    expect(vtt).toContain('00:00:00.000 --> 00:00:30.000\n<v Speaker 1>Hello.');
+    expect(vtt).toContain('00:00:00.000 --> 00:00:30.000\n<v Speaker 1>Hello.</v>');
     expect(vtt).toContain('00:02:00.000 --> 00:03:00.000\nLook.');
   });
 
   it('escapes markup and the cue arrow in the text, and keeps voices to one line', () => {
-    const vtt = toWebVtt([line(0, 'a <b> & c --> d\nnext', 'Dr <X>\n')], 5_000);
-    expect(vtt).toContain('<v Dr X>a &lt;b&gt; &amp; c --&gt; d next');
+    const vtt = toWebVtt([line(0, 'a <b> & c --> d\nnext', 'Dr <X> & Co\n')], 5_000);
+    expect(vtt).toContain('<v Dr &lt;X&gt; &amp; Co>a &lt;b&gt; &amp; c --&gt; d next</v>');
     expect(vtt.split('\n').filter((l) => l.includes('-->'))).toHaveLength(1);
+  });
+
+  it('parses with the W3C WebVTT parser: no errors, each named speaker a voice span', () => {
+    const vtt = toWebVtt(
+      [
+        line(0, 'Hello and bye.', 'Dr Marsh & <Co>'),
+        line(0, 'Hi.'),
+        line(60_000, 'Yes.', 'Mrs Patel'),
+      ],
+      120_000,
+    );
+    const parsed = new WebVTTParser().parse(vtt, 'metadata');
+    expect(parsed.errors).toEqual([]);
+    // The parser keeps an annotation's cue text escapes as written.
+    const voices = parsed.cues.map((cue) =>
+      cue.tree.children.flatMap((node) =>
+        node.type === 'object' && node.name === 'v' ? [node.value] : [],
+      ),
+    );
+    expect(voices).toEqual([['Dr Marsh &amp; &lt;Co&gt;'], [], ['Mrs Patel']]);
+    expect(parsed.cues.map((cue) => cue.text)).toEqual([
+      '<v Dr Marsh &amp; &lt;Co&gt;>Hello and bye.</v>',
+      'Hi.',
+      '<v Mrs Patel>Yes.</v>',
+    ]);
   });
 
   it('leaves out lines past the end of the audio; an empty transcript is a valid file', () => {

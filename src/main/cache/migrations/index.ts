@@ -4,6 +4,9 @@ import { migration as fullTextSearch } from './002-full-text-search';
 import { migration as taskBoards } from './003-task-boards';
 import { migration as patientsIndex } from './004-patients-index';
 import { migration as conversationRanges } from './005-conversation-ranges';
+import { migration as reviewState } from './006-review-state';
+import { migration as speakerNames } from './007-speaker-names';
+import { migration as retention } from './008-retention';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,6 +15,9 @@ export const MIGRATIONS: readonly Migration[] = [
   taskBoards,
   patientsIndex,
   conversationRanges,
+  reviewState,
+  speakerNames,
+  retention,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

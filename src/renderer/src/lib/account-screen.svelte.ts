@@ -1,13 +1,12 @@
-import type { DiagnosticsReport, IpcError } from '../../../shared/ipc';
+import type { DiagnosticsReport, EarmarkApi, IpcError } from '../../../shared/ipc';
 import { isKeyRefusal } from '../../../shared/ipc/constants';
-import { earmark } from '../bridge';
-import { accounts } from './accounts.svelte';
+import type { AccountsStore } from './accounts.svelte';
 
 /**
  * The account section of Settings: what the service says of the key shown (asked each time an
  * account is shown), the step-by-step diagnostics, and a new key for a demo whose key was refused.
  */
-export class AccountScreenState {
+export class AccountScreenStore {
   /** The service's answer to "who am I" with this key, when it was an error. */
   checkError = $state<IpcError | null>(null);
   diagnosing = $state(false);
@@ -18,6 +17,11 @@ export class AccountScreenState {
   /** Only the last account shown may set checkError (a slow answer for the one before may not). */
   private shown = 0;
 
+  constructor(
+    private readonly api: EarmarkApi,
+    private readonly accounts: AccountsStore,
+  ) {}
+
   /** An account is shown: what was said of the one before goes, and the service is asked. */
   async show(): Promise<void> {
     const shown = ++this.shown;
@@ -25,7 +29,7 @@ export class AccountScreenState {
     this.report = null;
     this.diagnoseError = null;
     this.renewError = null;
-    const result = await earmark.invoke('identity.me', {});
+    const result = await this.api.invoke('identity.me', {});
     if (shown === this.shown) this.checkError = result.ok ? null : result.error;
   }
 
@@ -38,7 +42,7 @@ export class AccountScreenState {
   async diagnose(): Promise<void> {
     this.diagnosing = true;
     this.diagnoseError = null;
-    const result = await earmark.invoke('accounts.diagnose', {});
+    const result = await this.api.invoke('accounts.diagnose', {});
     this.diagnosing = false;
     if (result.ok) this.report = result.value;
     else this.diagnoseError = result.error;
@@ -48,7 +52,7 @@ export class AccountScreenState {
   async renewDemoKey(): Promise<void> {
     this.renewing = true;
     this.renewError = null;
-    const result = await accounts.openDemo();
+    const result = await this.accounts.openDemo();
     this.renewing = false;
     if (result.ok) this.checkError = null;
     else this.renewError = result.error;

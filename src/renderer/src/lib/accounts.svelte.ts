@@ -1,5 +1,10 @@
-import type { AccountSummary, ChannelInput, IpcError, IpcResult } from '../../../shared/ipc';
-import { earmark } from '../bridge';
+import type {
+  AccountSummary,
+  ChannelInput,
+  EarmarkApi,
+  IpcError,
+  IpcResult,
+} from '../../../shared/ipc';
 
 /** The key the contract takes is at least this long; real keys are far longer. */
 const MIN_KEY_LENGTH = 8;
@@ -20,7 +25,7 @@ export function connectProblem({
 }
 
 /** The accounts the main process knows, kept current by its accounts.changed event. */
-class AccountsState {
+export class AccountsStore {
   list = $state<AccountSummary[]>([]);
   loaded = $state(false);
   error = $state<IpcError | null>(null);
@@ -28,14 +33,14 @@ class AccountsState {
   /** The account just connected, whose key's reach is said once (then dismissed). */
   connected = $state<AccountSummary | null>(null);
 
-  constructor() {
-    earmark.on('accounts.changed', (list) => {
+  constructor(private readonly api: EarmarkApi) {
+    api.on('accounts.changed', (list) => {
       this.list = list;
     });
   }
 
   async load(): Promise<void> {
-    const result = await earmark.invoke('accounts.list', {});
+    const result = await this.api.invoke('accounts.list', {});
     if (result.ok) this.list = result.value;
     else this.error = result.error;
     this.loaded = true;
@@ -45,7 +50,7 @@ class AccountsState {
   async add(input: ChannelInput<'accounts.add'>): Promise<IpcResult<AccountSummary>> {
     const problem = connectProblem(input);
     if (problem) return { ok: false, error: { kind: 'invalid_input', message: problem } };
-    const result = await earmark.invoke('accounts.add', {
+    const result = await this.api.invoke('accounts.add', {
       ...input,
       baseUrl: input.baseUrl.trim(),
       apiKey: input.apiKey.trim(),
@@ -60,16 +65,27 @@ class AccountsState {
 
   /** Opens the demo clinic on this computer, as an account. */
   async openDemo(): Promise<IpcResult<AccountSummary>> {
-    return earmark.invoke('accounts.openDemo', {});
+    return this.api.invoke('accounts.openDemo', {});
   }
 
   async activate(accountId: string): Promise<void> {
-    await earmark.invoke('accounts.activate', { accountId });
+    await this.api.invoke('accounts.activate', { accountId });
   }
+
+  /**
+   * What the last removal could not do, in main's words: the account stayed (nothing removed), or
+   * it went but the keychain kept its key for now (`keychain_unavailable`). Null once said.
+   */
+  removalProblem = $state<IpcError | null>(null);
 
   /** Removes the account; its key is deleted from the keychain. */
   async remove(accountId: string): Promise<void> {
-    await earmark.invoke('accounts.remove', { accountId });
+    const result = await this.api.invoke('accounts.remove', { accountId });
+    this.removalProblem = result.ok ? null : result.error;
+  }
+
+  dismissRemovalProblem(): void {
+    this.removalProblem = null;
   }
 
   /**
@@ -84,8 +100,6 @@ class AccountsState {
     return null;
   }
 }
-
-export const accounts = new AccountsState();
 
 /** Days until `iso`, rounded down; negative when past. */
 export const daysUntil = (iso: string, now = Date.now()) =>

@@ -1,19 +1,25 @@
-import type { ConnectionStatus } from '../../../shared/ipc';
-import { earmark } from '../bridge';
+import type { ConnectionStatus, EarmarkApi } from '../../../shared/ipc';
 
 /** Why an action that needs the service is disabled. */
 export const OFFLINE_TIP =
   'Offline: this needs the service. It comes back when the connection does.';
 
-/** The active account's connection, as main last saw it. */
-class ConnectionState {
+const REFUSED_WORDS: Record<string, string> = {
+  key_revoked: 'Key revoked',
+  key_expired: 'Key expired',
+  key_invalid: 'Key not valid',
+};
+
+/** The active account's connection, as main last saw it (connection.changed). */
+export class ConnectionStore {
   status = $state<ConnectionStatus>({ state: 'unknown', lastError: null, checkedAt: null });
 
-  constructor() {
-    earmark.on('connection.changed', (status) => {
+  constructor(api: EarmarkApi) {
+    api.on('connection.changed', (status) => {
       this.status = status;
     });
-    void earmark.invoke('app.connection', {}).then((result) => {
+    // Asked once; an event that came first is newer than this answer.
+    void api.invoke('app.connection', {}).then((result) => {
       if (result.ok && this.status.checkedAt === null) this.status = result.value;
     });
   }
@@ -32,11 +38,3 @@ class ConnectionState {
     return REFUSED_WORDS[this.status.lastError?.kind ?? ''] ?? 'Key refused';
   }
 }
-
-const REFUSED_WORDS: Record<string, string> = {
-  key_revoked: 'Key revoked',
-  key_expired: 'Key expired',
-  key_invalid: 'Key not valid',
-};
-
-export const connection = new ConnectionState();

@@ -1,4 +1,8 @@
 import type { ConversationStatus } from '../../../shared/api';
+import type { ConversationSummary } from '../../../shared/ipc';
+import type { ConversationBand } from '../../../shared/timeline';
+import { format } from './format';
+import { spokenLines } from '../../../shared/record/spoken-lines';
 
 /**
  * The interface's words for the service's terms (UI.md "Words"): "conversation" for a hub
@@ -73,14 +77,31 @@ export const transcriptStateLabel = (state: string): string =>
 
 export { RECORD_TYPE_WORDS, recordTypeLabel } from '../../../shared/record/record-kinds';
 
+/** When a conversation was, "10:43–10:54"; '' when its time is not known. */
+export const conversationTime = (s: ConversationSummary): string =>
+  s.startMs === null || s.endMs === null
+    ? ''
+    : `${format.clock(s.startMs)}–${format.clock(s.endMs)}`;
+
+/** When it was recorded, in full: "Fri, Nov 20, 2026 · 10:43–10:54 · 11 min"; null when not known. */
+export const recordedText = (s: ConversationSummary): string | null =>
+  s.startMs === null || s.endMs === null
+    ? null
+    : `${format.weekdayDate(s.startMs)} · ${conversationTime(s)} · ${format.duration(s.endMs - s.startMs)}`;
+
+/** The first line of its transcript without its speaker, or what stands in for it. */
+export function firstLine(s: ConversationSummary): string {
+  const line = s.conversation.transcriptText.split('\n').find((l) => l.trim() !== '');
+  return line
+    ? line.replace(/^[^:]{1,40}:\s*/, '').trim()
+    : transcriptStateLabel(s.conversation.transcriptState);
+}
+
 /** A stretch of a transcript said by one speaker (null: lines with no speaker label). */
 export interface SpeakerTurn {
   speaker: string | null;
   lines: string[];
 }
-
-// "Speaker 1: text", "Vet: text": a short label starting with a letter, a colon, the words.
-const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
 
 /**
  * A transcript's text as turns, speaker by speaker: "Label: words" lines give the speaker, and
@@ -89,16 +110,18 @@ const SPEAKER_LINE = /^([\p{L}][\p{L}\p{N} ._'’-]{0,39}?)\s*:\s*(.*)$/u;
  */
 export function speakerTurns(text: string): SpeakerTurn[] {
   const turns: SpeakerTurn[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const match = SPEAKER_LINE.exec(line);
-    const speaker = match ? (match[1] ?? null) : null;
-    const words = match ? (match[2] ?? '').trim() : line;
-    if (words === '') continue;
+  for (const { speaker, text: words } of spokenLines(text)) {
     const last = turns.at(-1);
     if (last && last.speaker === speaker) last.lines.push(words);
     else turns.push({ speaker, lines: [words] });
   }
   return turns;
 }
+
+/** A known conversation's time on the timeline: "10:51–11:08". */
+export const bandTime = (band: ConversationBand): string =>
+  `${format.clock(band.startMs)}–${format.clock(band.endMs)}`;
+
+/** A known conversation in words: "10:51–11:08 conversation · Uploaded". */
+export const bandText = (band: ConversationBand): string =>
+  `${bandTime(band)} conversation · ${band.status ? statusLabel(band.status) : 'status not known yet'}`;

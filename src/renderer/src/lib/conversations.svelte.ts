@@ -1,10 +1,16 @@
 import type { Conversation, ConversationStatus, Device } from '../../../shared/api';
 import { TERMINAL_STATUSES } from '../../../shared/api/values';
-import type { ConversationSummary, IpcError, ReadSource } from '../../../shared/ipc';
+import type {
+  ChannelInput,
+  ChannelOutput,
+  ConversationSummary,
+  EarmarkApi,
+  IpcError,
+  ReadSource,
+} from '../../../shared/ipc';
 import { dayRange, groupByDay, parseDateKey, type DayGroup } from '../../../shared/timeline';
-import { earmark } from '../bridge';
-
 import { CLINIC_TIME_ZONE } from './clinic-time';
+
 /**
  * The Conversations screen's state and its calls to main: the list (with when each conversation
  * was and the record it became), its filters (status, device, day), the detail's lookups, and
@@ -13,7 +19,7 @@ import { CLINIC_TIME_ZONE } from './clinic-time';
  * another account starts over.
  */
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 export type ConversationRef = { deviceId: string; conversationId: string };
 export const keyOf = (c: ConversationRef) => `${c.deviceId}/${c.conversationId}`;
@@ -54,9 +60,9 @@ export class ConversationsStore {
   private nextPageToken: string | undefined;
   private generation = 0;
 
-  constructor() {
+  constructor(private readonly api: EarmarkApi) {
     // Main follows the conversations completed here to their final status and says so.
-    earmark.on('conversation.changed', ({ conversation }) => {
+    api.on('conversation.changed', ({ conversation }) => {
       this.update(conversation);
       const key = keyOf(conversation);
       if (isFinal(conversation.status) && this.follows[key]?.state === 'following') {
@@ -78,6 +84,66 @@ export class ConversationsStore {
     return groupByDay(this.items, (s) => s.startMs, CLINIC_TIME_ZONE);
   }
 
+  /** The rows in the order the list shows them: by day, newest first, then those without a time. */
+  get ordered(): ConversationSummary[] {
+    const { days, undated } = this.groups;
+    return [...days.flatMap((day) => day.items), ...undated];
+  }
+
+  /** The row that takes the keyboard focus: the active one while it is listed, else the first. */
+  get tabStop(): string | null {
+    const ordered = this.ordered;
+    if (ordered.some((s) => keyOf(s.conversation) === this.activeKey)) return this.activeKey;
+    return ordered[0] ? keyOf(ordered[0].conversation) : null;
+  }
+
+  /** A row chosen (a click, or the keyboard on it): its detail opens. */
+  select(key: string): void {
+    this.selectedKey = this.activeKey = key;
+  }
+
+  /**
+   * A key pressed on the list: ↑/↓, Home and End move to a row and open it, Enter and Space
+   * open the row the keyboard is on, Escape closes the detail; at the last row the next page is
+   * asked for. The row to focus, or null for a key the list does not take (or nothing to do).
+   */
+  key(key: string): { focus: string | null } | null {
+    const ordered = this.ordered;
+    const count = ordered.length;
+    if (count === 0) return null;
+    const at = this.activeKey ?? this.tabStop;
+    const index = ordered.findIndex((s) => keyOf(s.conversation) === at);
+    let next: number;
+    switch (key) {
+      case 'ArrowDown':
+        next = index < 0 ? 0 : Math.min(index + 1, count - 1);
+        break;
+      case 'ArrowUp':
+        next = index < 0 ? 0 : Math.max(index - 1, 0);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = count - 1;
+        break;
+      case 'Enter':
+      case ' ':
+        next = Math.max(index, 0);
+        break;
+      case 'Escape':
+        if (this.selectedKey === null) return null;
+        this.selectedKey = null;
+        return { focus: null };
+      default:
+        return null;
+    }
+    const rowKey = keyOf(ordered[next]!.conversation);
+    this.select(rowKey);
+    if (next === count - 1 && this.hasMore) void this.loadPage();
+    return { focus: rowKey };
+  }
+
   /** Called by each new screen: the same account keeps what it had, another starts over. */
   attach(accountId: string): void {
     if (accountId === this.accountId && (this.loaded || this.loading)) return;
@@ -97,7 +163,7 @@ export class ConversationsStore {
 
   async loadDevices(): Promise<void> {
     const accountId = this.accountId;
-    const result = await earmark.invoke('devices.list', {});
+    const result = await this.api.invoke('devices.list', {});
     if (result.ok && accountId === this.accountId) this.devices = result.value.value;
   }
 
@@ -138,7 +204,7 @@ export class ConversationsStore {
     const generation = this.generation;
     this.loading = true;
     this.error = null;
-    const result = await earmark.invoke('conversations.list', {
+    const result = await this.api.invoke('conversations.list', {
       pageSize: PAGE_SIZE,
       ...(this.nextPageToken ? { pageToken: this.nextPageToken } : {}),
       ...(this.status ? { status: this.status } : {}),
@@ -180,40 +246,44 @@ export class ConversationsStore {
 
   /** POST complete; main then follows it until it settles (conversation.changed). */
   async complete(conversation: Conversation): Promise<void> {
-    const key = keyOf(conversation);
-    const now = this.follows[key]?.state;
+    const now = this.follows[keyOf(conversation)]?.state;
     if (now === 'completing' || now === 'following') return;
-    const accountId = this.accountId;
-    this.follows[key] = { state: 'completing' };
-    const result = await earmark.invoke('hub.complete', {
-      deviceId: conversation.deviceId,
-      conversationId: conversation.conversationId,
-    });
-    if (accountId !== this.accountId) return;
-    if (!result.ok) {
-      this.follows[key] = { state: 'failed', error: result.error };
-      return;
-    }
-    this.update(result.value);
-    await this.follow(result.value);
+    const completed = await this.followStep(conversation, 'completing', 'hub.complete');
+    if (!completed) return;
+    this.update(completed);
+    await this.follow(completed);
   }
 
   /** Has main follow the conversation to its final status (or look once, if it is final). */
   async follow(conversation: Conversation): Promise<void> {
+    const followed = await this.followStep(conversation, 'following', 'conversations.follow');
+    if (!followed) return;
+    this.update(followed.value);
+    if (isFinal(followed.value.status)) delete this.follows[keyOf(conversation)];
+  }
+
+  /**
+   * One step of following a conversation: said in its row's follow, then asked of main. Its
+   * answer; null when it failed (said in the follow) or another account was opened meanwhile.
+   */
+  private async followStep<C extends 'hub.complete' | 'conversations.follow'>(
+    conversation: Conversation,
+    state: 'completing' | 'following',
+    channel: C,
+  ): Promise<ChannelOutput<C> | null> {
     const key = keyOf(conversation);
     const accountId = this.accountId;
-    this.follows[key] = { state: 'following' };
-    const result = await earmark.invoke('conversations.follow', {
+    this.follows[key] = { state };
+    const result = await this.api.invoke(channel, {
       deviceId: conversation.deviceId,
       conversationId: conversation.conversationId,
-    });
-    if (accountId !== this.accountId) return;
+    } as ChannelInput<C>);
+    if (accountId !== this.accountId) return null;
     if (!result.ok) {
       this.follows[key] = { state: 'failed', error: result.error };
-      return;
+      return null;
     }
-    this.update(result.value.value);
-    if (isFinal(result.value.value.status)) delete this.follows[key];
+    return result.value;
   }
 
   /**
@@ -228,7 +298,7 @@ export class ConversationsStore {
     }
     const accountId = this.accountId;
     this.records[key] = { state: 'looking' };
-    const result = await earmark.invoke('conversations.record', {
+    const result = await this.api.invoke('conversations.record', {
       deviceId: summary.conversation.deviceId,
       conversationId: summary.conversation.conversationId,
     });
@@ -240,5 +310,3 @@ export class ConversationsStore {
         : { state: 'none' };
   }
 }
-
-export const conversations = new ConversationsStore();

@@ -1,3 +1,4 @@
+import type { ConversationStatus } from '../../../shared/api';
 import { MINUTE_MS } from '../../../shared/api/values';
 import type { Slot } from '../../../shared/timeline';
 
@@ -11,6 +12,16 @@ export interface TimelineColors {
 export interface TimelineView {
   startMs: number;
   endMs: number;
+}
+
+/** A conversation drawn above the bars, coloured by its status. */
+export interface Band {
+  id: string;
+  startMs: number;
+  endMs: number;
+  status: ConversationStatus | 'UNKNOWN';
+  /** Created in this app (outlined apart from the hub's own and other users'). */
+  mine: boolean;
 }
 
 const BASELINE_PX = 2;

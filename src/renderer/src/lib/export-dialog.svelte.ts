@@ -1,5 +1,4 @@
-import type { IpcError, LabelFilter, UnfinishedExport } from '../../../shared/ipc';
-import { earmark } from '../bridge';
+import type { LabelFilter, UnfinishedExport } from '../../../shared/ipc';
 
 /** What the export dialog exports: recordings by id, a filter's, or the rest of an export. */
 export type ExportSubject =
@@ -18,7 +17,7 @@ interface Opened {
  * screen that opened it). Closing it while an export runs only hides it: the export goes on, the
  * sidebar shows its progress and brings the dialog back (UI.md, "Long work").
  */
-class ExportDialogState {
+export class ExportDialogStore {
   opened = $state.raw<Opened | null>(null);
   visible = $state(false);
   /** The counts of the export under way; null when none runs. */
@@ -56,33 +55,5 @@ class ExportDialogState {
     this.running = null;
     this.endedHidden = null;
     onclose?.();
-  }
-}
-
-export const exportDialog = new ExportDialogState();
-
-/**
- * Exports that stopped before they finished (the app closed or crashed, a disk filled up), as
- * the Recordings screen offers them: go on with one (in the export dialog) or discard it.
- */
-export class UnfinishedExports {
-  list = $state.raw<UnfinishedExport[]>([]);
-  discardError = $state.raw<IpcError | null>(null);
-
-  async load(): Promise<void> {
-    const result = await earmark.invoke('export.unfinished', {});
-    if (result.ok) this.list = result.value;
-  }
-
-  /** Opens the export dialog on it; the list is read again when the dialog is done. */
-  resume(stopped: UnfinishedExport): void {
-    exportDialog.open({ resume: stopped }, stopped.total, () => void this.load());
-  }
-
-  async discard(stopped: UnfinishedExport): Promise<void> {
-    this.discardError = null;
-    const result = await earmark.invoke('export.discard', { journalId: stopped.journalId });
-    if (!result.ok) this.discardError = result.error;
-    await this.load();
   }
 }

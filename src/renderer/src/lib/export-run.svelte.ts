@@ -1,19 +1,16 @@
 import type {
   AppInfo,
+  EarmarkApi,
   ExportFileState,
   ExportFolder,
+  ExportRow,
   ExportSummary,
   IpcError,
 } from '../../../shared/ipc';
-import { earmark } from '../bridge';
-import { exportDialog, type ExportSubject } from './export-dialog.svelte';
+import type { ExportDialogStore, ExportSubject } from './export-dialog.svelte';
+import { EXPORT_STATE_WORDS, SUMMARY_STATES } from './export-words';
 
 export type OnExists = 'keep-both' | 'replace' | 'skip';
-
-export interface ExportOptions {
-  transcripts: boolean;
-  onExists: OnExists;
-}
 
 export interface FileProgress {
   labelId: string;
@@ -33,7 +30,7 @@ const isRunning = (file: FileProgress) => file.state === 'downloading' || file.s
  * (`export.progress`), Cancel, the summary, Retry of what failed or was cancelled (into the same
  * folder), Open folder; or, given an unfinished export, going on with it (`export.resume`).
  */
-export class ExportRun {
+export class ExportRunStore {
   info = $state.raw<AppInfo | null>(null);
   /** The folder chosen in the system's dialog (Electron). */
   folder = $state.raw<ExportFolder | null>(null);
@@ -48,13 +45,20 @@ export class ExportRun {
   summary = $state.raw<ExportSummary | null>(null);
   /** Set by Retry: the recordings the last run did not export, exported now instead. */
   retryIds = $state.raw<string[] | null>(null);
+  /** The folder typed, where the shell takes a path (the browser shell). */
+  path = $state('');
+  /** Export the transcripts and notes beside the audio. */
+  transcripts = $state(true);
+  onExists = $state<OnExists>('keep-both');
 
   private exportId = '';
   /** The folder of the last run: a retry goes there too. */
   private lastTarget: ExportFolder | null = null;
-  private options: ExportOptions = { transcripts: true, onExists: 'keep-both' };
 
   constructor(
+    private readonly api: EarmarkApi,
+    /** The dialog the run shows in (it says in the sidebar how a hidden run goes). */
+    private readonly dialog: ExportDialogStore,
     private readonly subject: () => ExportSubject,
     private readonly count: () => number,
   ) {}
@@ -109,9 +113,38 @@ export class ExportRun {
     );
   }
 
+  /** The export can start: the settings are read, a folder is chosen or typed, nothing runs. */
+  canStart(offline: boolean): boolean {
+    const info = this.info;
+    return (
+      info !== null &&
+      !offline &&
+      !this.busy &&
+      (info.folderChoice === 'path' ? this.path.trim() !== '' : this.folder !== null)
+    );
+  }
+
+  /** The summary's counts per result, in the summary's order, those with none left out. */
+  get summaryCounts(): { state: ExportRow['status']; n: number }[] {
+    return SUMMARY_STATES.map((state) => ({
+      state,
+      n: this.summary?.rows.filter((row) => row.status === state).length ?? 0,
+    })).filter(({ n }) => n > 0);
+  }
+
+  /** How the run ended, in a sentence for the live region; '' while none has. */
+  get completion(): string {
+    const summary = this.summary;
+    if (!summary) return '';
+    const counted = this.summaryCounts
+      .map(({ state, n }) => `${n} ${EXPORT_STATE_WORDS[state].toLowerCase()}`)
+      .join(', ');
+    return `${summary.status === 'cancelled' ? 'Export cancelled' : 'Export finished'}: ${counted}.`;
+  }
+
   /** Reads the app's settings (how a folder is chosen, the default folder). */
   async loadInfo(): Promise<AppInfo | null> {
-    const result = await earmark.invoke('app.info', {});
+    const result = await this.api.invoke('app.info', {});
     if (!result.ok) {
       this.error = { message: `Could not read the app's settings: ${result.error.message}` };
       return null;
@@ -123,7 +156,7 @@ export class ExportRun {
   async chooseFolder(): Promise<void> {
     this.busy = true;
     this.error = null;
-    const result = await earmark.invoke('export.chooseFolder', {});
+    const result = await this.api.invoke('export.chooseFolder', {});
     this.busy = false;
     if (!result.ok) this.error = failure('Could not open the folder dialog', result.error);
     else if (result.value) this.folder = result.value;
@@ -133,16 +166,16 @@ export class ExportRun {
    * Starts the export into the chosen folder, or into `path` where the shell takes a typed path;
    * false when that folder cannot be used (the error says why).
    */
-  async start(options: ExportOptions, path: string): Promise<boolean> {
+  async start(): Promise<boolean> {
     this.error = null;
     this.busy = true;
-    this.options = options;
     let target = this.folder;
     if (this.info?.folderChoice === 'path') {
-      const chosen = await earmark.invoke('export.useFolder', { path: path.trim() });
+      const path = this.path.trim();
+      const chosen = await this.api.invoke('export.useFolder', { path });
       if (!chosen.ok) {
         this.busy = false;
-        this.error = failure(`That folder cannot be used (${path.trim()})`, chosen.error);
+        this.error = failure(`That folder cannot be used (${path})`, chosen.error);
         return false;
       }
       target = chosen.value;
@@ -165,7 +198,7 @@ export class ExportRun {
   async cancel(): Promise<void> {
     if (this.cancelling) return;
     this.cancelling = true;
-    const result = await earmark.invoke('export.cancel', { exportId: this.exportId });
+    const result = await this.api.invoke('export.cancel', { exportId: this.exportId });
     if (!result.ok) {
       this.cancelling = false;
       this.error = failure('Could not cancel the export', result.error);
@@ -184,7 +217,7 @@ export class ExportRun {
 
   async openFolder(): Promise<void> {
     this.error = null;
-    const result = await earmark.invoke('export.openFolder', { exportId: this.exportId });
+    const result = await this.api.invoke('export.openFolder', { exportId: this.exportId });
     if (!result.ok) this.error = failure('Could not open the folder', result.error);
   }
 
@@ -197,29 +230,30 @@ export class ExportRun {
     this.seen = [];
     this.cancelling = false;
     this.phase = 'running';
-    exportDialog.running = { filesDone: 0, filesTotal: total };
-    const stop = earmark.on('export.progress', (event) => {
+    this.dialog.running = { filesDone: 0, filesTotal: total };
+    const stop = this.api.on('export.progress', (event) => {
       if (event.exportId !== id) return;
       const { file, ...totals } = event;
       this.overall = totals;
-      exportDialog.running = { filesDone: totals.filesDone, filesTotal: totals.filesTotal };
+      this.dialog.running = { filesDone: totals.filesDone, filesTotal: totals.filesTotal };
       if (!(file.labelId in this.files)) this.seen.push(file.labelId);
       this.files[file.labelId] = { ...file };
     });
     const what = $state.snapshot(this.exporting);
     const result =
       'resume' in what
-        ? await earmark.invoke('export.resume', { exportId: id, journalId: what.resume.journalId })
-        : await earmark.invoke('export.run', {
+        ? await this.api.invoke('export.resume', { exportId: id, journalId: what.resume.journalId })
+        : await this.api.invoke('export.run', {
             exportId: id,
             folderId: target.folderId,
             labels: what,
-            ...this.options,
+            transcripts: this.transcripts,
+            onExists: this.onExists,
           });
     stop();
-    exportDialog.running = null;
-    if (!exportDialog.visible) {
-      exportDialog.endedHidden = result.ok ? result.value.status : 'stopped';
+    this.dialog.running = null;
+    if (!this.dialog.visible) {
+      this.dialog.endedHidden = result.ok ? result.value.status : 'stopped';
     }
     if (result.ok) {
       this.summary = result.value;

@@ -19,17 +19,3 @@ export const SUMMARY_STATES: readonly ExportRow['status'][] = [
   'failed',
   'cancelled',
 ];
-
-const units = ['B', 'kB', 'MB', 'GB'] as const;
-const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-
-/** A size in decimal units, as file managers show them: "86.4 MB". */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${number.format(value)} ${units[unit]}`;
-}

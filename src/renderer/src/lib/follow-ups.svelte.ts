@@ -1,14 +1,22 @@
-import type { Comment, PatchTaskRequest, Task, TaskBoard } from '../../../shared/api';
+import type { Comment, PatchTaskRequest, Task, TaskBoard, TaskStatus } from '../../../shared/api';
 import type {
   BoardView,
   ChannelInput,
+  EarmarkApi,
   IpcError,
   IpcResult,
   ReadSource,
   Sourced,
 } from '../../../shared/ipc';
-import { earmark } from '../bridge';
-import type { CategoryFilter } from './task-words';
+import {
+  categoryOf,
+  countsByStatus,
+  matchesFilter,
+  statusOf,
+  visitsOf,
+  type CategoryFilter,
+  type Visit,
+} from './task-words';
 
 export type Layout = 'columns' | 'list';
 
@@ -16,7 +24,7 @@ export type Layout = 'columns' | 'list';
  * The Follow-ups screen's state, at module level so that leaving the screen (to open a recording)
  * and coming back keeps the board, filter, layout and selection; another account starts over.
  */
-export class FollowUpsState {
+export class FollowUpsStore {
   accountId: string | null = null;
   boards = $state.raw<TaskBoard[]>([]);
   boardsLoaded = $state(false);
@@ -33,12 +41,73 @@ export class FollowUpsState {
   moveError = $state<IpcError | null>(null);
   private generation = 0;
 
+  constructor(private readonly api: EarmarkApi) {}
+
   get board(): TaskBoard | null {
     return this.view?.board ?? this.boards.find((b) => b.id === this.boardId) ?? null;
   }
 
   get selected(): Task | null {
     return this.view?.tasks.find((t) => t.id === this.selectedTaskId) ?? null;
+  }
+
+  /** The board's tasks as last read (none before its first answer). */
+  get tasks(): Task[] {
+    return this.view?.tasks ?? [];
+  }
+
+  /** What is shown is this computer's copy: the service could not be asked. */
+  get cached(): boolean {
+    return this.view?.source === 'cache' || this.boardsSource === 'cache';
+  }
+
+  /** The tasks the filter shows (open, done or all). */
+  get shown(): Task[] {
+    const board = this.view?.board;
+    return board ? this.tasks.filter((t) => matchesFilter(board, t, this.filter)) : [];
+  }
+
+  /** How many tasks each filter would show. */
+  get categoryCounts(): Record<CategoryFilter, number> {
+    const board = this.view?.board;
+    const count = (category: 'open' | 'done') =>
+      board ? this.tasks.filter((t) => categoryOf(board, t) === category).length : 0;
+    return { open: count('open'), done: count('done'), all: this.tasks.length };
+  }
+
+  /** Tasks per status id, every status of the board included. */
+  get countsByStatus(): Record<string, number> {
+    const board = this.view?.board;
+    return board ? countsByStatus(board, this.tasks) : {};
+  }
+
+  /** The columns the filter shows: the board's statuses of its category. */
+  get columns(): TaskStatus[] {
+    return (
+      this.view?.board.statuses.filter(
+        (s) => this.filter === 'all' || s.category === this.filter,
+      ) ?? []
+    );
+  }
+
+  /** A column's tasks (of those shown). */
+  tasksIn(statusId: string): Task[] {
+    return this.shown.filter((t) => t.statusId === statusId);
+  }
+
+  /** Tasks whose status the board no longer has (another app changed it): shown, not lost. */
+  get strays(): Task[] {
+    const board = this.view?.board;
+    return board ? this.shown.filter((t) => !statusOf(board, t.statusId)) : [];
+  }
+
+  /** The tasks shown, by visit. */
+  get visits(): Visit[] {
+    return visitsOf(this.shown);
+  }
+
+  commentCount(taskId: string): number {
+    return this.view?.comments[taskId]?.length ?? 0;
   }
 
   /** Another account: start over. */
@@ -71,7 +140,7 @@ export class FollowUpsState {
   async loadBoards(): Promise<void> {
     const accountId = this.accountId;
     this.boardsError = null;
-    const result = await earmark.invoke('followUps.boards', {});
+    const result = await this.api.invoke('followUps.boards', {});
     if (accountId !== this.accountId) return;
     this.boardsLoaded = true;
     if (!result.ok) {
@@ -93,7 +162,7 @@ export class FollowUpsState {
     const generation = ++this.generation;
     this.loading = true;
     this.error = null;
-    const result = await earmark.invoke('followUps.board', { boardId });
+    const result = await this.api.invoke('followUps.board', { boardId });
     if (generation !== this.generation) return;
     this.loading = false;
     if (!result.ok) {
@@ -107,7 +176,7 @@ export class FollowUpsState {
 
   /** Opens a task's web link in the system's browser (main allows http and https only). */
   openExternal(url: string): void {
-    void earmark.invoke('app.openExternal', { url });
+    void this.api.invoke('app.openExternal', { url });
   }
 
   selectBoard(boardId: string): void {
@@ -119,7 +188,7 @@ export class FollowUpsState {
   }
 
   async createBoard(input: ChannelInput<'followUps.createBoard'>): Promise<IpcResult<TaskBoard>> {
-    const result = await earmark.invoke('followUps.createBoard', input);
+    const result = await this.api.invoke('followUps.createBoard', input);
     if (result.ok) {
       this.boards = [...this.boards, result.value];
       this.boardId = result.value.id;
@@ -132,7 +201,7 @@ export class FollowUpsState {
 
   /** Saves the board (whole arrays); on success the board and its tasks are read again. */
   async saveBoard(input: ChannelInput<'followUps.saveBoard'>): Promise<IpcResult<TaskBoard>> {
-    const result = await earmark.invoke('followUps.saveBoard', input);
+    const result = await this.api.invoke('followUps.saveBoard', input);
     if (result.ok) {
       this.boards = this.boards.map((b) => (b.id === result.value.id ? result.value : b));
       if (this.view?.board.id === result.value.id)
@@ -148,7 +217,7 @@ export class FollowUpsState {
   }
 
   async patchTask(taskId: string, patch: PatchTaskRequest): Promise<IpcResult<Task>> {
-    const result = await earmark.invoke('followUps.patchTask', {
+    const result = await this.api.invoke('followUps.patchTask', {
       taskId,
       patch: {
         ...(patch.statusId === undefined ? {} : { statusId: patch.statusId }),
@@ -175,7 +244,7 @@ export class FollowUpsState {
   }
 
   async comment(taskId: string, body: string): Promise<IpcResult<Comment>> {
-    const result = await earmark.invoke('followUps.comment', { taskId, body });
+    const result = await this.api.invoke('followUps.comment', { taskId, body });
     if (result.ok && this.view) {
       const comments = { ...this.view.comments };
       comments[taskId] = [...(comments[taskId] ?? []), result.value];
@@ -184,5 +253,3 @@ export class FollowUpsState {
     return result;
   }
 }
-
-export const followUps = new FollowUpsState();

@@ -1,6 +1,6 @@
 import type { Conversation, Device, Preview, TimelineMinute } from '../../../shared/api';
 import { MINUTE_MS, TERMINAL_STATUSES } from '../../../shared/api/values';
-import type { IpcError } from '../../../shared/ipc';
+import type { EarmarkApi, IpcError, IpcResult } from '../../../shared/ipc';
 import {
   addDays,
   dayRange,
@@ -17,14 +17,10 @@ import {
   zoomAt,
   type ConversationBand,
   type LocalDate,
+  type Selection,
 } from '../../../shared/timeline';
-import { earmark } from '../bridge';
 import { CLINIC_TIME_ZONE } from './clinic-time';
-
-export interface Selection {
-  anchorMs: number;
-  focusMs: number;
-}
+import { SpokenByStore } from './spoken-by.svelte';
 
 export type CreateOutcome =
   | { state: 'creating' }
@@ -36,7 +32,7 @@ export type CreateOutcome =
  * The hub timeline screen's state: device and day, the day's minutes (cached per device and
  * day, so returning to a day paints at once), the view, the selection and what was made of it.
  */
-export class HubTimelineState {
+export class HubTimelineStore {
   devices = $state<Device[]>([]);
   deviceId = $state<string | null>(null);
   date = $state<LocalDate>(localDate(Date.now(), CLINIC_TIME_ZONE));
@@ -47,9 +43,8 @@ export class HubTimelineState {
   view = $state({ startMs: 0, endMs: 0 });
   selection = $state<Selection | null>(null);
   cursorMs = $state<number | null>(null);
-  preview = $state<{ key: string; value: Preview } | null>(null);
-  /** The service could not confirm the selection's totals (offline, or refused): why. */
-  previewError = $state<{ key: string; error: IpcError } | null>(null);
+  /** The service's preview of a selection (its totals), or why it could not give one. */
+  private confirmation = $state<{ key: string; result: IpcResult<Preview> } | null>(null);
   /** Every conversation of the device known on this day (hub.bands). */
   bands = $state.raw<ConversationBand[]>([]);
   /**
@@ -57,6 +52,8 @@ export class HubTimelineState {
    * conversation already covers.
    */
   bandsOf = $state<string | null>(null);
+  /** Who spoke in the bands' records, where named on this computer. */
+  readonly spoken: SpokenByStore;
   outcome = $state<CreateOutcome | null>(null);
 
   slots = $derived(minuteSlots(this.day, this.minutes ?? []));
@@ -80,6 +77,10 @@ export class HubTimelineState {
         }))
       : [],
   );
+  /** Suggestions no conversation covers yet: the ones offered for Create. */
+  openConsults = $derived(this.suggestions.filter((s) => s.covering === null));
+  /** The list of keyboard shortcuts is shown. */
+  shortcutsShown = $state(false);
   /** The last Shift+arrow stopped at the 90-minute cap (the range is whole, but was cut). */
   capHit = $state(false);
   range = $derived(
@@ -101,9 +102,10 @@ export class HubTimelineState {
   /** The device and day (cache key) the view and selection belong to. */
   private shown: string | null = null;
 
-  constructor() {
+  constructor(private readonly api: EarmarkApi) {
+    this.spoken = new SpokenByStore(api);
     // Main follows the conversations completed here; their bands and the outcome follow it.
-    earmark.on('conversation.changed', ({ conversation }) => this.changed(conversation));
+    api.on('conversation.changed', ({ conversation }) => this.changed(conversation));
   }
 
   private key(deviceId: string, startMs: number, endMs: number) {
@@ -111,7 +113,7 @@ export class HubTimelineState {
   }
 
   async loadDevices(): Promise<void> {
-    const result = await earmark.invoke('devices.list', {});
+    const result = await this.api.invoke('devices.list', {});
     if (!result.ok) {
       this.error = result.error;
       return;
@@ -144,7 +146,7 @@ export class HubTimelineState {
     this.error = null;
     this.loading = !cached;
     void this.loadBands();
-    const result = await earmark.invoke('hub.minutes', { deviceId, startMs, endMs });
+    const result = await this.api.invoke('hub.minutes', { deviceId, startMs, endMs });
     if (token !== this.loadToken) return;
     this.loading = false;
     if (result.ok) {
@@ -160,11 +162,12 @@ export class HubTimelineState {
     const deviceId = this.deviceId;
     if (!deviceId) return;
     const day = this.day;
-    const result = await earmark.invoke('hub.bands', { deviceId, ...day });
+    const result = await this.api.invoke('hub.bands', { deviceId, ...day });
     if (deviceId !== this.deviceId || day.startMs !== this.day.startMs) return;
     // Not known (offline with nothing kept): suggestions are offered; the service decides.
     this.bands = result.ok ? result.value.value : [];
     this.bandsOf = `${deviceId}/${day.startMs}`;
+    await this.spoken.load(this.bands.flatMap((band) => (band.labelId ? [band.labelId] : [])));
   }
 
   /** A conversation main follows changed: its band, and the outcome when it is the new one. */
@@ -214,6 +217,13 @@ export class HubTimelineState {
     this.selection = { anchorMs, focusMs };
     this.capHit = false;
     this.outcome = null;
+  }
+
+  /** A suggested consult picked: selected whole, the cursor at its start, the service asked. */
+  selectConsult(consult: { startMs: number; endMs: number }): void {
+    this.select(consult.startMs, consult.endMs - MINUTE_MS);
+    this.cursorMs = consult.startMs;
+    void this.confirmPreview();
   }
 
   resize(edge: 'start' | 'end', toMs: number): void {
@@ -270,19 +280,13 @@ export class HubTimelineState {
     const range = this.range;
     const key = this.selectionKey();
     if (!range || !this.deviceId || key === null) return;
-    if (this.preview?.key === key) return;
-    const result = await earmark.invoke('hub.preview', {
+    if (this.confirmation?.key === key && this.confirmation.result.ok) return;
+    const result = await this.api.invoke('hub.preview', {
       deviceId: this.deviceId,
       startMs: range.startMs,
       endMs: range.endMs,
     });
-    if (this.selectionKey() !== key) return;
-    if (result.ok) {
-      this.preview = { key, value: result.value };
-      this.previewError = null;
-    } else {
-      this.previewError = { key, error: result.error };
-    }
+    if (this.selectionKey() === key) this.confirmation = { key, result };
   }
 
   /** The device and range selected now, as the preview's key; null with nothing selected. */
@@ -292,15 +296,21 @@ export class HubTimelineState {
       : null;
   }
 
+  /** The service's answer for the selection as it is now; null while it may yet come. */
+  private confirmationOfSelection(): IpcResult<Preview> | null {
+    const key = this.selectionKey();
+    return key !== null && this.confirmation?.key === key ? this.confirmation.result : null;
+  }
+
   /** Why the service did not confirm the current selection's totals; null while it may yet. */
   previewErrorOfSelection(): IpcError | null {
-    const key = this.selectionKey();
-    return key !== null && this.previewError?.key === key ? this.previewError.error : null;
+    const result = this.confirmationOfSelection();
+    return result && !result.ok ? result.error : null;
   }
 
   previewOfSelection(): Preview | null {
-    const key = this.selectionKey();
-    return key !== null && this.preview?.key === key ? this.preview.value : null;
+    const result = this.confirmationOfSelection();
+    return result?.ok ? result.value : null;
   }
 
   /** POST create for the selection; the service's refusal is shown as it is. */
@@ -309,7 +319,7 @@ export class HubTimelineState {
     const deviceId = this.deviceId;
     if (!range || !deviceId || this.outcome?.state === 'creating') return;
     this.outcome = { state: 'creating' };
-    const result = await earmark.invoke('hub.create', {
+    const result = await this.api.invoke('hub.create', {
       deviceId,
       startMs: range.startMs,
       endMs: range.endMs,
@@ -326,7 +336,7 @@ export class HubTimelineState {
       return;
     }
     const conversationId = result.value.conversation.conversationId;
-    const conversation = await earmark.invoke('conversations.get', { deviceId, conversationId });
+    const conversation = await this.api.invoke('conversations.get', { deviceId, conversationId });
     if (!conversation.ok) {
       this.outcome = { state: 'failed', error: conversation.error };
       return;
@@ -356,13 +366,13 @@ export class HubTimelineState {
     const outcome = this.outcome;
     if (outcome?.state !== 'created') return;
     const { deviceId, conversationId } = outcome.conversation;
-    const completed = await earmark.invoke('hub.complete', { deviceId, conversationId });
+    const completed = await this.api.invoke('hub.complete', { deviceId, conversationId });
     if (!completed.ok) {
       this.outcome = { state: 'failed', error: completed.error };
       return;
     }
     this.changed(completed.value);
-    const followed = await earmark.invoke('conversations.follow', { deviceId, conversationId });
+    const followed = await this.api.invoke('conversations.follow', { deviceId, conversationId });
     if (!followed.ok) {
       this.outcome = { state: 'failed', error: followed.error };
       return;
@@ -375,7 +385,7 @@ export class HubTimelineState {
     const { deviceId, conversationId } = conversation;
     let recordId: string | null = conversation.labelId ?? null;
     if (conversation.status === 'UPLOADED' && !recordId) {
-      const record = await earmark.invoke('conversations.record', { deviceId, conversationId });
+      const record = await this.api.invoke('conversations.record', { deviceId, conversationId });
       recordId = record.ok ? (record.value.value?.id ?? null) : null;
     }
     const outcome = this.outcome;
@@ -385,5 +395,3 @@ export class HubTimelineState {
     await this.loadBands();
   }
 }
-
-export const hubTimeline = new HubTimelineState();

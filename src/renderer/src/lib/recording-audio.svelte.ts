@@ -1,5 +1,10 @@
-import type { BufferedRanges, IpcError, PreparedAudio, Waveform } from '../../../shared/ipc';
-import { earmark } from '../bridge';
+import type {
+  BufferedRanges,
+  EarmarkApi,
+  IpcError,
+  PreparedAudio,
+  Waveform,
+} from '../../../shared/ipc';
 
 /** How often the waveform is asked for again while the file fills. */
 const WAVEFORM_REFRESH_MS = 1000;
@@ -10,7 +15,7 @@ const WAVEFORM_REFRESH_MS = 1000;
  * (`audio.progress`) and asks for the peaks of what is here again as it fills, at most once a
  * second. One instance per player; `open` again for another recording or another attempt.
  */
-export class RecordingAudio {
+export class RecordingAudioStore {
   prepared = $state.raw<PreparedAudio | null>(null);
   error = $state.raw<IpcError | null>(null);
   progress = $state.raw<{ done: number; total: number | null } | null>(null);
@@ -24,6 +29,8 @@ export class RecordingAudio {
   private labelId: string | null = null;
   private waveformAskedAt = 0;
   private waveformAsking: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly api: EarmarkApi) {}
 
   /** The share of the file on this computer, 0 to 1. */
   get bufferedShare(): number {
@@ -47,14 +54,14 @@ export class RecordingAudio {
     this.buffered = [];
     this.complete = false;
     this.waveform = null;
-    const stop = earmark.on('audio.progress', (event) => {
+    const stop = this.api.on('audio.progress', (event) => {
       if (event.labelId !== labelId) return;
       this.progress = { done: event.bytesDone, total: event.bytesTotal };
       this.buffered = event.buffered;
       this.complete = event.bytesTotal !== null && event.bytesDone >= event.bytesTotal;
       if (this.prepared?.waveform) this.refreshWaveform(labelId);
     });
-    void earmark.invoke('audio.prepare', { labelId }).then((result) => {
+    void this.api.invoke('audio.prepare', { labelId }).then((result) => {
       if (this.labelId !== labelId) return;
       if (!result.ok) {
         this.error = result.error;
@@ -79,25 +86,9 @@ export class RecordingAudio {
     this.waveformAsking = setTimeout(() => {
       this.waveformAsking = undefined;
       this.waveformAskedAt = Date.now();
-      void earmark.invoke('audio.waveform', { labelId }).then((result) => {
+      void this.api.invoke('audio.waveform', { labelId }).then((result) => {
         if (result.ok && result.value && this.labelId === labelId) this.waveform = result.value;
       });
     }, wait);
-  }
-}
-
-/**
- * What a record screen's parts share about playback: the player writes where it is and whether
- * it plays; the transcript asks it to play from a line (`playFrom`), which the player takes.
- */
-export class PlaybackLink {
-  /** Where the player is, in ms from the audio's first sample. */
-  positionMs = $state(0);
-  playing = $state(false);
-  /** A request to move there (and play), taken and cleared by the player. */
-  request = $state.raw<{ positionMs: number; play: boolean } | null>(null);
-
-  playFrom(positionMs: number): void {
-    this.request = { positionMs, play: true };
   }
 }

@@ -1,6 +1,5 @@
-import type { IpcError } from '../../../shared/ipc';
+import type { EarmarkApi, IpcError } from '../../../shared/ipc';
 import type { SearchHit, SearchLabel } from '../../../shared/search';
-import { earmark } from '../bridge';
 
 /** A hit that belongs to a recording: in a transcript (current or past) or a patient's name. */
 export type RecordingHit = Extract<SearchHit, { label: SearchLabel }>;
@@ -17,7 +16,7 @@ const isRecordingHit = (hit: SearchHit): hit is RecordingHit => hit.kind !== 'co
  * transcript versions, patient names), so it works offline. Kept at module level, like the
  * list, so Back from a hit returns to the same results.
  */
-class RecordingSearch {
+export class RecordingSearchStore {
   accountId: string | null = null;
   text = $state('');
   /** The words the hits answer (null: no search yet for the current text). */
@@ -28,6 +27,8 @@ class RecordingSearch {
   error = $state<IpcError | null>(null);
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+
+  constructor(private readonly api: EarmarkApi) {}
 
   get active(): boolean {
     return this.text.trim() !== '';
@@ -57,7 +58,7 @@ class RecordingSearch {
   async run(): Promise<void> {
     const generation = ++this.generation;
     const query = this.text.trim();
-    const result = await earmark.invoke('search', { query, limit: LIMIT });
+    const result = await this.api.invoke('search', { query, limit: LIMIT });
     if (generation !== this.generation) return; // typed on meanwhile
     this.searched = query;
     this.error = result.ok ? null : result.error;
@@ -65,5 +66,3 @@ class RecordingSearch {
     this.capped = result.ok && result.value.length === LIMIT;
   }
 }
-
-export const recordingSearch = new RecordingSearch();

@@ -1,8 +1,9 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { Label } from '../../../shared/api';
+import type { Label, RecordingOrder } from '../../../shared/api';
 import { isCacheOnlyOrder } from '../../../shared/api/values';
 import type {
   ChannelInput,
+  EarmarkApi,
   IpcError,
   IpcResult,
   LabelPage,
@@ -12,11 +13,10 @@ import type {
 import {
   DEFAULT_FILTERS,
   labelFilterOf,
+  sortedBy,
   type FilterQuery,
   type RecordingFilters,
 } from '../../../shared/label-filter';
-import { earmark } from '../bridge';
-import { connection } from './connection.svelte';
 
 /** Rows per labels.list call. */
 export const PAGE_SIZE = 100;
@@ -24,6 +24,9 @@ export const PAGE_SIZE = 100;
 const PARALLEL_LOADS = 2;
 /** Pages kept in memory (6,000 rows); the farthest from view are dropped and asked again later. */
 const KEPT_PAGES = 60;
+
+/** Pause after the last keystroke in the patient box before the list follows it. */
+const PATIENT_TYPING_PAUSE_MS = 300;
 
 /** A User Timing measure per page answer, from its request (bench/list.bench.ts reads them). */
 const PAGE_MEASURE = 'earmark:recordings-page';
@@ -52,9 +55,11 @@ export interface PageError {
  * cache first (an instant answer to paint), then of the service, whose answer replaces it (main
  * answers from the cache when the service is unreachable; `source` says which it was).
  */
-export class RecordingsState {
+export class RecordingsStore {
   accountId: string | null = null;
   filters = $state.raw<RecordingFilters>(DEFAULT_FILTERS);
+  /** The patient box as typed; the filter follows it once typing pauses. */
+  patientText = $state('');
   readonly query: FilterQuery = $derived(labelFilterOf(this.filters));
   /**
    * The order is one only this computer's copy can list in (Duration): the rows come from the
@@ -68,9 +73,9 @@ export class RecordingsState {
   /** When the cache last completed a sync (for a cached answer). */
   syncedAt = $state<string | null>(null);
   /** The rows are the cache's because the service could not be asked: offline, say so. */
-  readonly offlineCopy = $derived(
-    connection.offline || (this.source === 'cache' && !this.orderedHere),
-  );
+  get offlineCopy(): boolean {
+    return this.connection.offline || (this.source === 'cache' && !this.orderedHere);
+  }
   /** Loaded pages by number (reactive per page: a row redraws only when its page changes). */
   readonly pages = new SvelteMap<number, readonly Label[]>();
   error = $state<PageError | null>(null);
@@ -87,6 +92,13 @@ export class RecordingsState {
   /** Pages the service has answered for (or the cache alone, offline). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private settled = new Set<number>();
+  private patientTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly api: EarmarkApi,
+    /** Whether main says the service cannot be reached. */
+    private readonly connection: { readonly offline: boolean },
+  ) {}
 
   /** Called by each new screen: the same account keeps what it had, another starts over. */
   attach(accountId: string): void {
@@ -98,6 +110,7 @@ export class RecordingsState {
     }
     this.accountId = accountId;
     this.filters = DEFAULT_FILTERS;
+    this.patientText = '';
     this.selected.clear();
     this.restart();
   }
@@ -105,6 +118,44 @@ export class RecordingsState {
   setFilters(filters: RecordingFilters): void {
     this.filters = filters;
     this.restart();
+  }
+
+  /** Each keystroke in the patient box: the list follows once typing pauses. */
+  typePatient(text: string): void {
+    this.patientText = text;
+    clearTimeout(this.patientTimer);
+    this.patientTimer = setTimeout(() => {
+      if (text.trim() !== this.filters.patient.trim())
+        this.setFilters({ ...this.filters, patient: text });
+    }, PATIENT_TYPING_PAUSE_MS);
+  }
+
+  /** Every filter off (the patient box emptied); the order stays. */
+  clearFilters(): void {
+    clearTimeout(this.patientTimer);
+    this.patientText = '';
+    this.setFilters({
+      ...DEFAULT_FILTERS,
+      sort: this.filters.sort,
+      descending: this.filters.descending,
+    });
+  }
+
+  /** The screen goes: a patient still being typed is not applied (the box shows the filter). */
+  detach(): void {
+    clearTimeout(this.patientTimer);
+    this.patientText = this.filters.patient;
+  }
+
+  /** How the list is sorted by a column: 'none' for a column it is not sorted by. */
+  sortOf(property: RecordingOrder): 'ascending' | 'descending' | 'none' {
+    if (this.filters.sort !== property) return 'none';
+    return this.filters.descending ? 'descending' : 'ascending';
+  }
+
+  /** Sorts by a column: its own turns the order round, another starts with its natural one. */
+  sortBy(property: RecordingOrder): void {
+    this.setFilters(sortedBy(this.filters, property));
   }
 
   /** Drops what was loaded (and answers still on their way) and starts again at the top. */
@@ -178,7 +229,7 @@ export class RecordingsState {
           });
       // Offline, further pages come from the cache alone: asking the service for each would
       // only wait out its retries. A new filter or a visit to the screen asks it again.
-      if (page > 0 && connection.offline) {
+      if (page > 0 && this.connection.offline) {
         await cached;
         if (current() && this.pages.has(page)) {
           this.settled.add(page);
@@ -216,7 +267,7 @@ export class RecordingsState {
     page: number,
   ): Promise<IpcResult<Sourced<LabelPage>>> {
     const start = performance.now();
-    const result = await earmark.invoke('labels.list', { ...query, source });
+    const result = await this.api.invoke('labels.list', { ...query, source });
     if (result.ok) {
       performance.measure(PAGE_MEASURE, {
         start,
@@ -258,5 +309,3 @@ export class RecordingsState {
     }
   }
 }
-
-export const recordings = new RecordingsState();

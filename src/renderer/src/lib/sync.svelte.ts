@@ -1,18 +1,7 @@
-import type { SyncStatus } from '../../../shared/ipc';
-import { earmark } from '../bridge';
-
-const syncFormat = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** When a sync completed, as the sidebar and the offline marks say it: "21 Nov, 17:13". */
-export const syncTime = (iso: string): string => syncFormat.format(Date.parse(iso));
+import type { EarmarkApi, SyncStatus } from '../../../shared/ipc';
 
 /** The active account's background sync, as main last reported it (sync.changed). */
-class SyncState {
+export class SyncStore {
   status = $state<SyncStatus>({
     state: 'idle',
     done: 0,
@@ -22,12 +11,13 @@ class SyncState {
   });
   private heard = false;
 
-  constructor() {
-    earmark.on('sync.changed', (status) => {
+  constructor(api: EarmarkApi) {
+    api.on('sync.changed', (status) => {
       this.heard = true;
       this.status = status;
     });
-    void earmark.invoke('sync.status', {}).then((result) => {
+    // Asked once; an event that came first is newer than this answer.
+    void api.invoke('sync.status', {}).then((result) => {
       if (result.ok && !this.heard) this.status = result.value;
     });
   }
@@ -36,5 +26,3 @@ class SyncState {
     return this.status.state === 'running';
   }
 }
-
-export const sync = new SyncState();

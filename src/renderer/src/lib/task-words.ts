@@ -1,10 +1,7 @@
 import type { FieldType, Task, TaskBoard, TaskStatus } from '../../../shared/api';
 import { RECORD_LINK_PREFIX } from '../../../shared/ipc/constants';
-import { CLINIC_TIME_ZONE } from './clinic-time';
 
 /** Follow-ups in the interface's words, and the small rules of boards the screens share. */
-
-export { OFFLINE_TIP } from './connection.svelte';
 
 export const FIELD_TYPE_WORDS: Record<FieldType, string> = {
   text: 'Text',
@@ -94,45 +91,4 @@ export function visitLabel(visit: Visit): string {
   return parts.length > 0 ? parts.join(' · ') : 'Visit';
 }
 
-const stampFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: CLINIC_TIME_ZONE,
-});
-const dayFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeZone: CLINIC_TIME_ZONE,
-});
-
-/** A timestamp in the clinic's zone: "12 Mar 2026, 14:05". */
-export const formatStamp = (iso: string | null | undefined): string => {
-  const ms = iso ? Date.parse(iso) : NaN;
-  return Number.isFinite(ms) ? stampFormat.format(ms) : '—';
-};
-
-export const formatDay = (iso: string | null | undefined): string => {
-  const ms = iso ? Date.parse(iso) : NaN;
-  return Number.isFinite(ms) ? dayFormat.format(ms) : '—';
-};
-
-/** A due date as the user wrote it, or as a day when it is one (YYYY-MM-DD, read as local). */
-export function formatDue(due: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(due);
-  if (!match) return due;
-  const [, y, m, d] = match;
-  return new Date(Number(y), Number(m) - 1, Number(d)).toLocaleDateString(undefined, {
-    dateStyle: 'medium',
-  });
-}
-
-/** "Owen Gallagher" from "owen.gallagher@clinic.example": a starting point for the doctor field. */
-export function nameFromEmail(email: string): string {
-  const local = email.split('@')[0] ?? '';
-  return local
-    .split(/[._-]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join(' ');
-}
-
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export { nameFromEmail } from '../../../shared/accounts/names';

@@ -1,0 +1,76 @@
+// A cache filled with a scale service's labels without a sync of them all, for the benchmarks of
+// screens over many cached recordings (the Recordings list, Review).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openCache } from '../../src/main/cache';
+import type { Label, Note } from '../../src/shared/api';
+import type { SyncStatus } from '../../src/shared/ipc';
+import { invokeOverShell, type ShellProcess } from '../../test/e2e/support';
+import type { ScaleService } from './service';
+
+/** The list's page at the service's maximum. */
+const LIST_PAGE = 1000;
+const CACHE_BATCH = 5000;
+
+/**
+ * Every label of the service, newest first. A time keyset, as the sync lists (each page ends at
+ * the last start seen, skipping the rows at that start already listed), since deep offsets make
+ * the service count through every row before them.
+ */
+export async function listAll(service: ScaleService): Promise<Label[]> {
+  const all: Label[] = [];
+  let boundMs: number | null = null;
+  let skip = 0;
+  for (;;) {
+    const query = new URLSearchParams({ limit: String(LIST_PAGE), offset: String(skip) });
+    if (boundMs !== null) query.set('toTime', new Date(boundMs + 1).toISOString());
+    const response = await fetch(
+      `${service.baseUrl}/organizations/${service.organizationId}/labels?${query}`,
+      { headers: { authorization: `Bearer ${service.apiKey}` } },
+    );
+    if (!response.ok) throw new Error(`listing labels: HTTP ${response.status}`);
+    const page = (await response.json()) as Label[];
+    all.push(...page);
+    if (page.length < LIST_PAGE) return all;
+    const lastMs = Date.parse(page.at(-1)!.fromTime);
+    const atLast = page.filter((label) => Date.parse(label.fromTime) === lastMs).length;
+    skip = atLast + (lastMs === boundMs ? skip : 0);
+    boundMs = lastMs;
+  }
+}
+
+/**
+ * Fills the account's cache with the service's labels through the cache's own writes, as label
+ * details with the notes `notesOf` gives, none by default (the list shows no notes; the sync
+ * then has no transcripts to fetch for 100,000 labels, only for the few hundred of its re-scan
+ * window).
+ */
+export async function seedCache(
+  file: string,
+  labels: Label[],
+  notesOf: (label: Label) => Note[] = () => [],
+): Promise<void> {
+  const cache = await openCache({ file });
+  try {
+    const fetchedAt = Date.now();
+    for (let i = 0; i < labels.length; i += CACHE_BATCH) {
+      const batch = labels.slice(i, i + CACHE_BATCH).map((label) => ({
+        ...label,
+        ownedPatientNotes: notesOf(label),
+      }));
+      await cache.write.storeLabels(batch, fetchedAt);
+    }
+  } finally {
+    await cache.close();
+  }
+}
+
+/** Waits until the shell's background sync has finished a run. */
+export async function waitForSync(shell: ShellProcess, limitMs = 300_000): Promise<SyncStatus> {
+  for (let waited = 0; waited < limitMs; waited += 500) {
+    const status = await invokeOverShell<SyncStatus>(shell.url, 'sync.status', {});
+    if (status.state === 'idle' && status.lastSyncAt !== null) return status;
+    if (status.state === 'failed') throw new Error(`The sync failed: ${status.message}`);
+    await sleep(500);
+  }
+  throw new Error(`The sync did not finish within ${limitMs / 60_000} minutes.`);
+}

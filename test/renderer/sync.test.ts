@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { IpcResult, SyncStatus } from '../../src/shared/ipc';
+import { SyncStore } from '../../src/renderer/src/lib/sync.svelte';
+import { FakeEarmark, settle } from './support';
+
+const status = (state: SyncStatus['state'], done = 0, total = 0): SyncStatus => ({
+  state,
+  done,
+  total,
+  lastSyncAt: state === 'idle' ? '2026-11-24T08:00:00.000Z' : null,
+  message: null,
+});
+
+describe('the sync store', () => {
+  it('asks main once, then follows its events', async () => {
+    const fake = new FakeEarmark();
+    fake.handle('sync.status', () => status('idle'));
+    const sync = new SyncStore(fake);
+    await settle();
+    expect([sync.running, sync.status.lastSyncAt]).toEqual([false, '2026-11-24T08:00:00.000Z']);
+    fake.emit('sync.changed', status('running', 40, 270));
+    expect([sync.running, sync.status.done, sync.status.total]).toEqual([true, 40, 270]);
+  });
+
+  it('keeps an event that came before main’s answer (the event is newer)', async () => {
+    const fake = new FakeEarmark();
+    let answer: (result: IpcResult<SyncStatus>) => void = () => {};
+    fake.answer('sync.status', () => new Promise((resolve) => (answer = resolve)));
+    const sync = new SyncStore(fake);
+    fake.emit('sync.changed', status('running', 1, 10));
+    await settle();
+    answer({ ok: true, value: status('idle') });
+    await settle();
+    expect(sync.running).toBe(true);
+  });
+});
