@@ -15,7 +15,6 @@
 // 30 ms. Baseline: the same words as `content LIKE '%word%'` (one per word, ANDed) on the same
 // notes table, collecting every match as a ranking would need, with better-sqlite3 on the
 // calling thread.
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { DIALOGUE_SCRIPTS, PATIENT_NAMES } from '../src/service/demo/dialogue';
 import { seededRandom } from '../src/service/random';
 import { RECORD_TYPES, type Label } from '../src/shared/api';
 import { machine, median, quantile, report, type Figure } from './lib/report';
+import { allTimes, timeLikes, timeSearches } from './lib/search';
 
 const LABELS = 80_000;
 const WITH_HISTORY = 20_000;
@@ -108,12 +108,6 @@ function labelsOf(from: number, to: number, now: number): Label[] {
   return out;
 }
 
-/** The words of a query, for LIKE: quotes dropped, a phrase kept whole. */
-function likeTerms(query: string): string[] {
-  const phrase = /^"(.*)"$/.exec(query);
-  return phrase ? [phrase[1]!] : query.split(/\s+/).filter(Boolean);
-}
-
 async function main(): Promise<void> {
   const startedAt = new Date();
   const machineInfo = machine();
@@ -130,46 +124,21 @@ async function main(): Promise<void> {
     if (stats.notes !== TRANSCRIPTS)
       throw new Error(`expected ${TRANSCRIPTS} notes: ${stats.notes}`);
 
-    const fts: Record<string, number[]> = {};
-    const hits: Record<string, number> = {};
-    for (let round = -1; round < ROUNDS; round++) {
-      for (const query of QUERIES) {
-        const started = performance.now();
-        const result = await cache.read.search(query, { limit: 20 });
-        const ms = performance.now() - started;
-        if (round < 0) continue; // warm-up: the pages come into SQLite's cache
-        (fts[query] ??= []).push(ms);
-        hits[query] = result.hits.length;
-      }
-    }
+    const search = await timeSearches(cache, QUERIES, ROUNDS);
     await cache.close();
+    const like = timeLikes(file, QUERIES, ROUNDS);
+    const fts = search.ms;
+    const hits = search.found;
+    const likeMatches = like.found;
 
-    const db = new Database(file, { readonly: true });
-    const like: Record<string, number[]> = {};
-    const likeMatches: Record<string, number> = {};
-    for (let round = -1; round < ROUNDS; round++) {
-      for (const query of QUERIES) {
-        const terms = likeTerms(query);
-        const sql = `SELECT seq, label_id FROM notes WHERE ${terms.map(() => 'content LIKE ?').join(' AND ')}`;
-        const started = performance.now();
-        const rows = db.prepare(sql).all(...terms.map((t) => `%${t}%`));
-        const ms = performance.now() - started;
-        if (round < 0) continue;
-        (like[query] ??= []).push(ms);
-        likeMatches[query] = rows.length;
-      }
-    }
-    db.close();
-
-    const all = (samples: Record<string, number[]>) => Object.values(samples).flat();
-    const p95 = quantile(all(fts), 0.95);
+    const p95 = quantile(allTimes(search), 0.95);
     process.stdout.write(
       `\nFTS over ${TRANSCRIPTS.toLocaleString('en')} transcripts (${LABELS.toLocaleString('en')} labels; ` +
         `built in ${(buildMs / 1000).toFixed(1)} s through the cache's writer)\n` +
         QUERIES.map(
           (q) =>
             `  ${q.padEnd(26)} FTS median ${median(fts[q]!)!.toFixed(1).padStart(6)} ms, ${String(hits[q]).padStart(2)} hits | ` +
-            `LIKE median ${median(like[q]!)!.toFixed(1).padStart(6)} ms, ${likeMatches[q]} matches`,
+            `LIKE median ${median(like.ms[q]!)!.toFixed(1).padStart(6)} ms, ${likeMatches[q]} matches`,
         ).join('\n') +
         '\n',
     );
@@ -179,15 +148,15 @@ async function main(): Promise<void> {
         unit: 'ms',
         measured: p95,
         target: TARGET_P95_MS,
-        baseline: quantile(all(like), 0.95),
+        baseline: quantile(allTimes(like), 0.95),
         baselineIs: "LIKE '%word%' per word on the same notes table, every match, p95",
-        samples: all(fts).length,
+        samples: allTimes(search).length,
       },
     ];
     report('fts', startedAt, machineInfo, figures, {
       transcripts: TRANSCRIPTS,
-      medianMs: median(all(fts)),
-      likeMedianMs: median(all(like)),
+      medianMs: median(allTimes(search)),
+      likeMedianMs: median(allTimes(like)),
       labels: LABELS,
       buildMs,
       queries: Object.fromEntries(
@@ -199,7 +168,7 @@ async function main(): Promise<void> {
             ftsMedianMs: median(fts[q]!),
             ftsMaxMs: Math.max(...fts[q]!),
             likeMatches: likeMatches[q],
-            likeMedianMs: median(like[q]!),
+            likeMedianMs: median(like.ms[q]!),
           },
         ]),
       ),

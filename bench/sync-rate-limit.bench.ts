@@ -22,10 +22,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createApiClient, type ApiClient } from '../src/main/service-client/client';
-import { isApiError } from '../src/main/service-client/errors';
+import { createApiClient } from '../src/main/service-client/client';
 import { openCache } from '../src/main/cache';
 import { createSyncEngine, type SyncResult } from '../src/main/sync';
+import { countingClient, countsSummary } from './lib/counting-client';
 import { machine, report, type Figure } from './lib/report';
 import { startScaleService } from './lib/service';
 
@@ -39,48 +39,10 @@ const TARGET_LOOP_P99_MS = 20;
 
 type Dialect = 'seed' | 'field';
 
-interface Counts {
-  answered: number;
-  refused: number;
-}
-
-/** The client with every endpoint function counting its answers and its 429s. */
-function counting(api: ApiClient): { api: ApiClient; counts: Counts } {
-  const counts: Counts = { answered: 0, refused: 0 };
-  const wrap = <F>(fn: F): F =>
-    (async (...args: unknown[]) => {
-      try {
-        const value = await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
-        counts.answered++;
-        return value;
-      } catch (error) {
-        if (isApiError(error) && error.kind === 'rate_limited') counts.refused++;
-        throw error;
-      }
-    }) as F;
-  const groups = Object.fromEntries(
-    Object.entries(api).map(([name, group]) =>
-      typeof group === 'function'
-        ? [name, group]
-        : [
-            name,
-            Object.fromEntries(
-              // `pages` walks pages through `list`, which is counted; it stays an iterator.
-              Object.entries(group as Record<string, unknown>).map(([method, fn]) => [
-                method,
-                typeof fn === 'function' && method !== 'pages' ? wrap(fn) : fn,
-              ]),
-            ),
-          ],
-    ),
-  ) as unknown as ApiClient;
-  return { api: groups, counts };
-}
-
 interface Run {
   dialect: Dialect;
   ms: number;
-  counts: Counts;
+  counts: ReturnType<typeof countsSummary>;
   share: number;
   refusedPercent: number;
   loopP99Ms: number;
@@ -96,7 +58,7 @@ async function syncAgainst(dialect: Dialect, dir: string): Promise<Run> {
   try {
     const cache = await openCache({ file: join(dir, `${dialect}.sqlite`), thread: 'worker' });
     const client = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
-    const { api, counts } = counting(client);
+    const { api, counts } = countingClient(client);
     const engine = createSyncEngine({ cache, api, organizationId: service.organizationId });
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
@@ -113,7 +75,7 @@ async function syncAgainst(dialect: Dialect, dir: string): Promise<Run> {
     return {
       dialect,
       ms,
-      counts,
+      counts: countsSummary(counts),
       share: counts.answered / allowed,
       refusedPercent: (100 * counts.refused) / (counts.answered + counts.refused),
       loopP99Ms: loop.percentile(99) / 1e6,

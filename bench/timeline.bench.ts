@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, ElementHandle, Page } from 'playwright-core';
 import { launchChromium, startShellProcess, type ShellProcess } from '../test/e2e/support';
 import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
+import { dateOf, measureDaySwitch, settle, timeline, type Draw } from './lib/timeline-day';
 import { machine, max, median, quantile, report, type Figure } from './lib/report';
 
 const DEVICE = 'Consult Room 1';
@@ -23,13 +24,6 @@ const IDLE_MS = 2000;
 const SWITCHES = 10;
 const TARGETS = { drawMs: 8, frameMs: 16.7, longTaskMs: 50, cachedSwitchMs: 100 };
 
-interface Draw {
-  startTime: number;
-  duration: number;
-  slots: number | null;
-  frameAt: number | null;
-  paintedAt: number | null;
-}
 interface Frames {
   /** Per frame: from its vsync (rAF timestamp) to the end of its main-thread work. */
   frameTimes: number[];
@@ -57,29 +51,8 @@ interface PageBench {
 // The page's global: only ever referred to inside functions that Playwright runs in the page.
 declare const __earmarkBench: PageBench;
 
-const timeline = (page: Page) => page.getByRole('slider', { name: /^Timeline of/ });
 /** The drawing: beside the slider (which holds no content), not inside it. */
 const timelineCanvas = (page: Page) => page.locator('.timeline canvas');
-const dateOf = (page: Page) => page.getByLabel('Date', { exact: true }).inputValue();
-const isWeekday = (date: string) => {
-  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
-  return day !== 0 && day !== 6;
-};
-
-/** Waits until the day is loaded and drawn, and no redraw came for `quietMs`. */
-async function settle(page: Page, quietMs = 300): Promise<void> {
-  await timeline(page).waitFor();
-  await page.locator('.timeline-area[aria-busy="false"]').waitFor();
-  let count = await page.evaluate(() => __earmarkBench.drawCount());
-  for (let waited = 0; waited < 15_000; waited += quietMs) {
-    await sleep(quietMs);
-    const now = await page.evaluate(() => __earmarkBench.drawCount());
-    if (now === count) return;
-    count = now;
-  }
-  throw new Error('The timeline kept redrawing for 15 s with nothing going on.');
-}
-
 async function measureDraw(page: Page) {
   const wholeDay = (await page
     .getByRole('button', { name: 'Whole day' })
@@ -170,56 +143,6 @@ async function measureDrag(page: Page) {
   return { idle, drag, dragMs, label: label.replace(/\s+/g, ' ').trim() };
 }
 
-/** Clicks `button` and times the day switch: its start mark → the first frame after its draw. */
-async function switchDay(page: Page, button: 'Previous day' | 'Next day') {
-  const before = await page.evaluate(() => __earmarkBench.drawCount());
-  await page.getByRole('button', { name: button }).click();
-  await page.waitForFunction(
-    (from) => {
-      const mark = __earmarkBench.lastMark('earmark:day-switch-start');
-      return __earmarkBench
-        .draws(from)
-        .some((d) => mark !== null && d.startTime >= mark.startTime && d.paintedAt !== null);
-    },
-    before,
-    { timeout: 30_000 },
-  );
-  const timing = await page.evaluate((from) => {
-    const mark = __earmarkBench.lastMark('earmark:day-switch-start')!;
-    const draw = __earmarkBench.draws(from).find((d) => d.startTime >= mark.startTime)!;
-    return {
-      toDrawEnd: draw.startTime + draw.duration - mark.startTime,
-      toFrame: draw.frameAt! - mark.startTime,
-      toPainted: draw.paintedAt! - mark.startTime,
-      slots: draw.slots,
-    };
-  }, before);
-  await settle(page);
-  return { button, date: await dateOf(page), ...timing };
-}
-
-/**
- * Walks back a day at a time: Previous day to a day never fetched (uncached, the baseline), Next
- * day back to the day just left (cached), Previous day again (cached, not counted) to move on.
- * Only switches to a weekday count: Sundays are empty and Saturdays short in the demo.
- */
-async function measureDaySwitch(page: Page) {
-  const uncached: Awaited<ReturnType<typeof switchDay>>[] = [];
-  const cached: Awaited<ReturnType<typeof switchDay>>[] = [];
-  for (
-    let walk = 0;
-    walk < 3 * SWITCHES && (uncached.length < SWITCHES || cached.length < SWITCHES);
-    walk++
-  ) {
-    const there = await switchDay(page, 'Previous day');
-    if (isWeekday(there.date) && uncached.length < SWITCHES) uncached.push(there);
-    const back = await switchDay(page, 'Next day');
-    if (isWeekday(back.date) && cached.length < SWITCHES) cached.push(back);
-    await switchDay(page, 'Previous day');
-  }
-  return { uncached, cached };
-}
-
 async function main(): Promise<void> {
   process.chdir(repoRoot);
   ensureRendererBuilt();
@@ -245,7 +168,7 @@ async function main(): Promise<void> {
 
     const draw = await measureDraw(page);
     const drag = await measureDrag(page);
-    const switches = await measureDaySwitch(page);
+    const switches = await measureDaySwitch(page, SWITCHES);
 
     const over = (f: Frames) => f.frameTimes.filter((t) => t > TARGETS.frameMs).length;
     const intervalsP95 = {

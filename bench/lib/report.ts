@@ -11,6 +11,10 @@ import { benchDir } from './paths';
  */
 const UNITS = {
   ms: 'at most',
+  s: 'at most',
+  h: 'at most',
+  /** Bytes, e.g. a cache's size per record. */
+  B: 'at most',
   MB: 'at most',
   '×': 'at most',
   '%': 'at most',

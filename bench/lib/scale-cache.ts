@@ -7,19 +7,22 @@ import type { SyncStatus } from '../../src/shared/ipc';
 import { invokeOverShell, type ShellProcess } from '../../test/e2e/support';
 import type { ScaleService } from './service';
 
+/** The list's page at the service's maximum. */
 const LIST_PAGE = 1000;
 const CACHE_BATCH = 5000;
 
 /**
- * Every label of the service, newest first. Pages by time (each page ends before the last start
- * seen; the scale seed's start times are all different), since deep offsets make the service
- * count through every row before them.
+ * Every label of the service, newest first. A time keyset, as the sync lists (each page ends at
+ * the last start seen, skipping the rows at that start already listed), since deep offsets make
+ * the service count through every row before them.
  */
 export async function listAll(service: ScaleService): Promise<Label[]> {
   const all: Label[] = [];
-  let before: string | null = null;
+  let boundMs: number | null = null;
+  let skip = 0;
   for (;;) {
-    const query = `limit=${LIST_PAGE}${before ? `&toTime=${encodeURIComponent(before)}` : ''}`;
+    const query = new URLSearchParams({ limit: String(LIST_PAGE), offset: String(skip) });
+    if (boundMs !== null) query.set('toTime', new Date(boundMs + 1).toISOString());
     const response = await fetch(
       `${service.baseUrl}/organizations/${service.organizationId}/labels?${query}`,
       { headers: { authorization: `Bearer ${service.apiKey}` } },
@@ -28,7 +31,10 @@ export async function listAll(service: ScaleService): Promise<Label[]> {
     const page = (await response.json()) as Label[];
     all.push(...page);
     if (page.length < LIST_PAGE) return all;
-    before = page.at(-1)!.fromTime;
+    const lastMs = Date.parse(page.at(-1)!.fromTime);
+    const atLast = page.filter((label) => Date.parse(label.fromTime) === lastMs).length;
+    skip = atLast + (lastMs === boundMs ? skip : 0);
+    boundMs = lastMs;
   }
 }
 
@@ -58,12 +64,13 @@ export async function seedCache(
   }
 }
 
-export async function waitForSync(shell: ShellProcess): Promise<SyncStatus> {
-  for (let waited = 0; waited < 300_000; waited += 500) {
+/** Waits until the shell's background sync has finished a run. */
+export async function waitForSync(shell: ShellProcess, limitMs = 300_000): Promise<SyncStatus> {
+  for (let waited = 0; waited < limitMs; waited += 500) {
     const status = await invokeOverShell<SyncStatus>(shell.url, 'sync.status', {});
     if (status.state === 'idle' && status.lastSyncAt !== null) return status;
     if (status.state === 'failed') throw new Error(`The sync failed: ${status.message}`);
     await sleep(500);
   }
-  throw new Error('The sync did not finish within 5 minutes.');
+  throw new Error(`The sync did not finish within ${limitMs / 60_000} minutes.`);
 }

@@ -1,10 +1,11 @@
 // The reference service for a benchmark, in a child process (its CPU is not the measured
 // process's), seeded with `scale:N` labels and, unless a benchmark measures it, its rate limit
 // lifted: the default, 3000 requests a minute, would make the limit the figure.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createApiClient } from '../../src/main/service-client/client';
 import { repoRoot } from './paths';
 
 export interface ScaleService {
@@ -19,15 +20,23 @@ export interface ScaleService {
   stop(): void;
 }
 
-/** User + system CPU of a process and its descendants, from /proc (Linux); null elsewhere. */
-function treeCpuMs(root: number): number | null {
+/** A process and its descendants, from /proc (Linux): their CPU used and their memory now. */
+export interface ProcessTree {
+  /** User + system CPU, ms. */
+  cpuMs: number;
+  /** Resident memory, MB. */
+  rssMB: number;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces). */
+function procStats(): Map<number, string[]> | null {
   const stats = new Map<number, string[]>();
   try {
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       try {
         const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-        // Fields after the command name, which may hold spaces: state, ppid, … utime(12) stime(13).
+        // state(0), ppid(1), … utime(11), stime(12), … rss in pages(21).
         stats.set(Number(name), text.slice(text.lastIndexOf(')') + 2).split(' '));
       } catch {
         // Gone meanwhile.
@@ -36,15 +45,60 @@ function treeCpuMs(root: number): number | null {
   } catch {
     return null;
   }
-  const ticks = (pid: number): number => {
+  return stats;
+}
+
+/** CPU and resident memory of `root` and its descendants; null without /proc. */
+export function processTree(root: number): ProcessTree | null {
+  const stats = procStats();
+  if (!stats) return null;
+  const sum = (pid: number, field: (f: string[]) => number): number => {
     const fields = stats.get(pid);
-    const own = fields ? Number(fields[11]) + Number(fields[12]) : 0;
-    let children = 0;
-    for (const [child, f] of stats) if (Number(f[1]) === pid) children += ticks(child);
-    return own + children;
+    let total = fields ? field(fields) : 0;
+    for (const [child, f] of stats) if (Number(f[1]) === pid) total += sum(child, field);
+    return total;
   };
-  // Linux reports these in clock ticks of 10 ms (USER_HZ = 100).
-  return ticks(root) * 10;
+  return {
+    // Linux reports CPU in clock ticks of 10 ms (USER_HZ = 100) and memory in 4 KiB pages.
+    cpuMs: sum(root, (f) => Number(f[11]) + Number(f[12])) * 10,
+    rssMB: (sum(root, (f) => Number(f[21])) * 4096) / 1e6,
+  };
+}
+
+const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
+
+/** Runs bench/lib/scale-folder.ts (its own process): how long it took and the records it made. */
+function scaleFolder(args: string[]): Promise<{ ms: number; records: number }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      tsx,
+      [join(repoRoot, 'bench', 'lib', 'scale-folder.ts'), ...args],
+      { cwd: repoRoot, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error)
+          return reject(new Error(`scale-folder ${args[0]} failed: ${stderr || error.message}`));
+        resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as { ms: number; records: number });
+      },
+    );
+  });
+}
+
+/**
+ * Seeds `dataDir` with `scale:N`, its last `withheldDays` days left out, in a process of its own;
+ * startScaleService then serves it. Resolves with the seconds the seed took.
+ */
+export async function seedScaleFolder(
+  dataDir: string,
+  labels: number,
+  withheldDays = 0,
+): Promise<number> {
+  const { ms } = await scaleFolder(['seed', dataDir, String(labels), String(withheldDays)]);
+  return ms / 1000;
+}
+
+/** Adds a scale seed's first withheld day to its folder (the service may be serving it). */
+export function appendWithheldDay(dataDir: string): Promise<{ ms: number; records: number }> {
+  return scaleFolder(['append', dataDir]);
 }
 
 export interface ScaleServiceOptions {
@@ -59,7 +113,7 @@ export async function startScaleService(
   { rateLimit = '1000000/1', dialect = 'seed' }: ScaleServiceOptions = {},
 ): Promise<ScaleService> {
   const child = spawn(
-    join(repoRoot, 'node_modules', '.bin', 'tsx'),
+    tsx,
     [
       join(repoRoot, 'src', 'service', 'cli.ts'),
       '--data',
@@ -91,7 +145,7 @@ export async function startScaleService(
     baseUrl,
     ...credentials.primary,
     admin: credentials.admin,
-    cpuMs: () => treeCpuMs(child.pid!),
+    cpuMs: () => processTree(child.pid!)?.cpuMs ?? null,
     stop: () => {
       try {
         process.kill(-child.pid!, 'SIGTERM');
@@ -100,4 +154,25 @@ export async function startScaleService(
       }
     },
   };
+}
+
+/**
+ * The service's ceiling in a run: the requests of a first sync (every listing page, then every
+ * label's detail, 8 at a time) with nothing stored. Resolves with its milliseconds.
+ */
+export async function fetchEverything(service: ScaleService): Promise<number> {
+  const api = createApiClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
+  const started = performance.now();
+  const ids: string[] = [];
+  for await (const page of api.labels.pages(service.organizationId, { limit: 1000 }))
+    ids.push(...page.items.map((label) => label.id));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < ids.length) await api.labels.get(ids[next++]!);
+    }),
+  );
+  const ms = performance.now() - started;
+  await api.close();
+  return ms;
 }

@@ -10,6 +10,7 @@ import { TaskStore } from './db/task-store';
 import { WebhookStore } from './db/webhook-store';
 import { EventLog } from './events/event-log';
 import { ConversationService } from './hub/conversations';
+import { GeneratedMinutes } from './hub/generated-minutes';
 import { installAuthentication } from './http/auth';
 import type { ServiceContext } from './http/context';
 import { ProblemError, sendProblem, toProblemError } from './http/problems';
@@ -39,7 +40,7 @@ import {
 
 export const API_PREFIX = '/api';
 export const DEFAULT_PROCESSING_MS = 4000;
-const DEFAULT_RESOURCES_DIR = fileURLToPath(new URL('../../resources', import.meta.url));
+export const DEFAULT_RESOURCES_DIR = fileURLToPath(new URL('../../resources', import.meta.url));
 
 export interface ServiceOptions {
   /** Folder of the SQLite database (created if missing). */
@@ -122,7 +123,8 @@ export function createService(options: ServiceOptions): ClinicService {
   const now = options.now ?? Date.now;
   const db: ServiceDatabase = openServiceDatabase(options.dataDir, options.nativeBinding);
   const resourcesDir = options.resourcesDir ?? DEFAULT_RESOURCES_DIR;
-  const hub = new HubStore(db);
+  const clips = new ClipBank(resourcesDir);
+  const hub = new HubStore(db, new GeneratedMinutes(db, clips, now));
   const labels = new LabelStore(db);
   const events = new EventLog(db, now);
   const taskStore = new TaskStore(db);
@@ -155,7 +157,7 @@ export function createService(options: ServiceOptions): ClinicService {
     tasks: new TaskService({ db, store: taskStore, events, now }),
     webhookStore,
     dispatcher,
-    clips: new ClipBank(resourcesDir),
+    clips,
     resourcesDir,
     now,
     conversationRanges: options.conversationRanges ?? true,

@@ -10,10 +10,13 @@ import {
 import { readMeta, writeMeta } from './db/database';
 import { seedDemo } from './demo/demo-seed';
 import type { DemoCredentials } from './demo/identity-seed';
-import { seedScale } from './demo/scale-seed';
+import { buildScaleSeed, startScaleSeed } from './demo/scale-seed';
 import { HubSimulator } from './hub/live-simulator';
 
-export type SeedSpec = { kind: 'demo' } | { kind: 'scale'; count: number };
+export type SeedSpec =
+  | { kind: 'demo' }
+  /** `withheldDays`: the history's last days left for appendWithheldDay (not in the seed's name). */
+  | { kind: 'scale'; count: number; withheldDays?: number };
 
 /** Where a seeded folder's credentials are kept between starts. */
 export interface CredentialsKeeper {
@@ -89,7 +92,7 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
       const made =
         options.seed.kind === 'demo'
           ? seedDemo(service, now)
-          : seedScale(service, options.seed.count, now);
+          : startScaleSeed(service, options.seed.count, now, options.seed);
       credentials = made;
       keeper.write(made);
       writeMeta(service.db, SEED_KEY, seedName(options.seed));
@@ -101,6 +104,8 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
       }
       credentials = keeper.read() ?? {};
     }
+    // The scale seed's days, or those a stopped start left unbuilt (none: nothing to do).
+    buildScaleSeed(service);
     // Who gets a new key if the demo's own is lost with its credentials (no secret: an e-mail).
     if (isDemoCredentials(credentials) && readMeta(service.db, OWNER_KEY) === undefined) {
       const { email, organizationId } = credentials.admin;

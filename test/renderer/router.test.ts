@@ -29,10 +29,15 @@ class FakeWindow implements RouterWindow {
     this.events.dispatchEvent(new Event('popstate'));
   }
 
-  /** The user types another hash. */
+  /** The user types another hash: the browser sends popstate, then hashchange. */
   type(hash: string): void {
     this.location.hash = hash;
-    this.events.dispatchEvent(new Event('hashchange'));
+    this.fire('popstate');
+    this.fire('hashchange');
+  }
+
+  fire(type: 'hashchange' | 'popstate'): void {
+    this.events.dispatchEvent(new Event(type));
   }
 }
 
@@ -68,5 +73,20 @@ describe('the router', () => {
     expect(window.location.hash).toBe('#follow-ups');
     window.type('#conversations');
     expect(router.route).toEqual({ screen: 'conversations', id: null });
+  });
+
+  it('takes a typed hash once, though the browser tells it twice', () => {
+    const window = new FakeWindow('#settings');
+    const router = new RouterStore(window);
+    window.location.hash = '#record/label%201';
+    window.fire('popstate');
+    const opened = router.route;
+    expect(opened).toEqual({ screen: 'record', id: 'label 1' });
+    // The same route again would run every effect reading it: the record loaded twice.
+    window.fire('hashchange');
+    expect(router.route).toBe(opened);
+    window.location.hash = '#record/label%201/cough';
+    window.fire('hashchange');
+    expect(router.route).toEqual({ screen: 'record', id: 'label 1', find: 'cough' });
   });
 });

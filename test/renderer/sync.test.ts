@@ -9,6 +9,8 @@ const status = (state: SyncStatus['state'], done = 0, total = 0): SyncStatus => 
   total,
   lastSyncAt: state === 'idle' ? '2026-11-24T08:00:00.000Z' : null,
   message: null,
+  searchableFrom: null,
+  searchComplete: state === 'idle',
 });
 
 describe('the sync store', () => {
@@ -32,5 +34,21 @@ describe('the sync store', () => {
     answer({ ok: true, value: status('idle') });
     await settle();
     expect(sync.running).toBe(true);
+  });
+
+  it('says how far back search reaches while the history comes, and nothing once all has', async () => {
+    const fake = new FakeEarmark();
+    fake.handle('sync.status', () => status('running'));
+    const sync = new SyncStore(fake);
+    await settle();
+    const day = (iso: string) => iso.slice(0, 10);
+    expect(sync.searchReach(day)).toBe('Not searchable yet');
+    fake.emit('sync.changed', { ...status('running'), searchableFrom: '2026-03-12T09:30:00.000Z' });
+    expect(sync.searchReach(day)).toBe('Searchable back to 2026-03-12');
+    // Stopped part-way (offline): search still reaches that far.
+    fake.emit('sync.changed', { ...status('offline'), searchableFrom: '2026-03-12T09:30:00.000Z' });
+    expect(sync.searchReach(day)).toBe('Searchable back to 2026-03-12');
+    fake.emit('sync.changed', { ...status('idle'), searchableFrom: null });
+    expect(sync.searchReach(day)).toBeNull();
   });
 });

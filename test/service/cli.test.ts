@@ -286,17 +286,35 @@ describe('--seed demo', () => {
 describe('--seed scale:N', () => {
   afterEach(killAll);
 
-  it(
-    'seeds N labels for the primary organization',
-    async () => {
-      const cli = launch(['--port', '0', '--data', freshDir(), '--seed', 'scale:2000']);
+  it.each(['seed', 'field'])(
+    'seeds a hospital of N labels and ten hub devices for the primary organization (%s dialect)',
+    async (dialect) => {
+      const dataDir = freshDir();
+      const args = ['--port', '0', '--data', dataDir, '--seed', 'scale:2000', '--dialect', dialect];
+      const cli = launch(args);
       const { baseUrl, credentials } = await bannerOf(cli);
       expect(await labelTotal(baseUrl, credentials.primary)).toBe(2000);
       expect(await labelTotal(baseUrl, credentials.secondary)).toBe(0);
+      const devices = await api(
+        baseUrl,
+        `/devices?organizationId=${credentials.primary.organizationId}`,
+        { key: credentials.primary.apiKey },
+      );
+      const hubs = ((await devices.json()) as { value: string; deviceType?: string }[]).filter(
+        (device) => (device.deviceType ?? 'HUB') === 'HUB',
+      );
+      expect(hubs).toHaveLength(10);
       cli.child.kill('SIGTERM');
       expect(await exitWithin(cli, 5_000)).toEqual({ code: 0, signal: null });
+
+      // Started again on the same folder, it serves the same records.
+      const again = launch(args);
+      const restarted = await bannerOf(again);
+      expect(await labelTotal(restarted.baseUrl, restarted.credentials.primary)).toBe(2000);
+      again.child.kill('SIGTERM');
+      expect(await exitWithin(again, 5_000)).toEqual({ code: 0, signal: null });
     },
-    SPAWN_TIMEOUT_MS + 10_000,
+    2 * SPAWN_TIMEOUT_MS + 10_000,
   );
 });
 

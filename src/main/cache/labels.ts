@@ -403,6 +403,24 @@ export const labelReads = {
     ).map(({ id, name, recordings }) => ({ id, name: name ?? '', recordings }));
   },
 
+  /**
+   * The starts of the newest label and of the newest whose notes were never fetched (null: none):
+   * every label starting after the second has its notes here (search reaches back to it, see
+   * the sync's searchReach). Labels only marked to be fetched again keep the notes they have,
+   * so they do not count.
+   */
+  notesFrontier(db: Db): { newestMs: number | null; newestWithoutNotesMs: number | null } {
+    const newest = (where: string) =>
+      get<{ fromMs: number }>(
+        db,
+        `SELECT from_ms AS fromMs FROM labels ${where} ORDER BY from_ms DESC LIMIT 1`,
+      )?.fromMs ?? null;
+    return {
+      newestMs: newest(''),
+      newestWithoutNotesMs: newest('WHERE notes_stale = 1 AND notes_fetched_at IS NULL'),
+    };
+  },
+
   /** Labels whose notes must be fetched, newest first (the sync's persisted queue). */
   labelsNeedingNotes(db: Db, limit: number): string[] {
     return all<{ id: string }>(

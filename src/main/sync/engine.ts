@@ -148,8 +148,10 @@ export function createSyncEngine(deps: SyncDeps, tuning: SyncTuning = {}): SyncE
       progress.phase = 'labels';
       progress.emit();
       try {
-        notes.add(await read.labelsNeedingNotes(RESUME_LIMIT));
+        // Newest first: the window's records, then those a stopped run left (all newer than
+        // where its walk stopped), then the rest of the walk.
         await scanWindow(ctx, notes);
+        notes.add(await read.labelsNeedingNotes(RESUME_LIMIT));
         history = await walkHistory(ctx, notes);
       } catch (error) {
         if (isApiError(error) && NOT_ALLOWED.has(error.kind)) skipped.push('labels');

@@ -1,4 +1,5 @@
 import type { Label, LabelListQuery } from '../../shared/api';
+import type { CacheReader } from '../cache';
 import { isApiError } from '../service-client/errors';
 import type { RunContext } from './context';
 import type { NotesQueue } from './notes-queue';
@@ -26,6 +27,11 @@ export interface HistoryState {
   total: number | null;
   /** Null while the walk is under way. */
   completedAt: number | null;
+  /**
+   * A walk before this one reached the end: the cache holds the whole history already (absent
+   * in walks saved before it was kept: taken as false).
+   */
+  completedBefore?: boolean;
 }
 
 /** A keyset cursor over a listing sorted by start time, newest first. */
@@ -150,6 +156,8 @@ export async function walkHistory(
           listed: 0,
           total: null,
           completedAt: null,
+          completedBefore:
+            saved !== null && (saved.completedAt !== null || !!saved.completedBefore),
         };
   const resumed = state.listed > 0;
   let first = true;
@@ -205,3 +213,40 @@ export const fetchLabel =
       throw error;
     }
   };
+
+/** How far back search reaches in an account's cache. */
+export interface SearchReach {
+  /** Every record the sync brings (within the clinic's text window) has its notes here. */
+  complete: boolean;
+  /**
+   * Every record starting at or after this (epoch ms) has its notes here; null when not known
+   * yet (the first sync has not listed past its re-scan window) or, when complete, no bound but
+   * the text window's.
+   */
+  fromMs: number | null;
+}
+
+/**
+ * How far back every record's notes are in the cache: not past the history walk's last stored
+ * page while the first walk is under way (older records are not listed yet), nor past the newest
+ * record whose notes were never fetched, nor past the clinic's text window (`textFromMs`).
+ * The walk and the notes go newest first, so this moves back as the sync goes on.
+ */
+export async function searchReach(read: CacheReader, textFromMs?: number): Promise<SearchReach> {
+  const [history, { newestMs, newestWithoutNotesMs }] = await Promise.all([
+    read.syncState(HISTORY_STREAM) as Promise<HistoryState | null>,
+    read.notesFrontier(),
+  ]);
+  if (history === null || newestMs === null) return { complete: false, fromMs: null };
+  const listedAll = history.completedAt !== null || history.completedBefore === true;
+  const complete = listedAll && newestWithoutNotesMs === null;
+  const bounds = [
+    listedAll ? null : history.boundMs + 1,
+    newestWithoutNotesMs === null ? null : newestWithoutNotesMs + 1,
+    textFromMs ?? null,
+  ].filter((bound): bound is number => bound !== null);
+  const fromMs = bounds.length > 0 ? Math.max(...bounds) : null;
+  // Not even the newest record has its notes yet: search reaches nothing.
+  if (!complete && fromMs !== null && fromMs > newestMs) return { complete, fromMs: null };
+  return { complete, fromMs };
+}

@@ -24,6 +24,11 @@ export interface NotesQueueOptions {
  */
 export class NotesQueue {
   private readonly queue: string[] = [];
+  /**
+   * Labels queued in this run, fetched or not: each is asked for once a run (one whose answer
+   * failed stays marked in the cache and is tried next run; a list of those left by a stopped run,
+   * read before the window was listed, does not bring back one fetched since).
+   */
   private readonly known = new Set<string>();
   private active = 0;
   private stopped = false;
@@ -79,7 +84,6 @@ export class NotesQueue {
       const label = await this.options.fetch(id);
       if (label === 'failed') {
         this.failed++;
-        this.known.delete(id);
         return;
       }
       this.fetched++;
@@ -87,7 +91,6 @@ export class NotesQueue {
       else this.goneIds.push(id);
       if (this.fetchedLabels.length + this.goneIds.length >= this.options.batch) await this.flush();
     } catch (error) {
-      this.known.delete(id);
       this.options.onError(error);
       this.stop();
     } finally {
@@ -116,10 +119,6 @@ export class NotesQueue {
       } catch (error) {
         this.options.onError(error);
         this.stop();
-      } finally {
-        // Known until written: a listing that still sees them marked must not queue them again.
-        for (const label of labels) this.known.delete(label.id);
-        for (const id of gone) this.known.delete(id);
       }
     });
     return this.writing;

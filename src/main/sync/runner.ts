@@ -2,6 +2,7 @@ import type { SyncStatus } from '../../shared/ipc';
 import { DAY_MS } from '../../shared/retention';
 import type { Cache } from '../cache';
 import { createSyncEngine } from './engine';
+import { searchReach } from './labels';
 import type { SyncResult } from './types';
 import type { ServiceClient } from '../service-client/connect';
 
@@ -15,7 +16,12 @@ export const SYNC_IDLE: SyncStatus = {
   total: 0,
   lastSyncAt: null,
   message: null,
+  searchableFrom: null,
+  searchComplete: false,
 };
+
+/** How often, at most, a run under way reads again how far back search reaches. */
+const REACH_EVERY_MS = 1000;
 
 /**
  * Runs the sync engine for one account at a time, keeps its status, and reports every change:
@@ -25,6 +31,9 @@ export class SyncRunner {
   private status: SyncStatus = SYNC_IDLE;
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
+  /** The last reading of the search's reach asked for (a later answer wins). */
+  private reachAsked = 0;
+  private reachAskedAt = 0;
 
   constructor(
     private readonly report: (status: SyncStatus) => void,
@@ -52,6 +61,9 @@ export class SyncRunner {
     const abort = new AbortController();
     this.abort = abort;
     this.set({ state: 'running', done: 0, total: 0, message: null });
+    const textFromMs = textDays === undefined ? undefined : Date.now() - textDays * DAY_MS;
+    const readReach = () => this.readReach(cache, textFromMs);
+    void readReach();
     const engine = createSyncEngine({
       cache,
       api: service.api,
@@ -61,9 +73,13 @@ export class SyncRunner {
     this.running = engine
       .run({
         signal: abort.signal,
-        onProgress: (progress) => this.set({ done: progress.done, total: progress.total }),
+        onProgress: (progress) => {
+          this.set({ done: progress.done, total: progress.total });
+          if (Date.now() - this.reachAskedAt >= REACH_EVERY_MS) void readReach();
+        },
       })
-      .then((result) => {
+      .then(async (result) => {
+        await readReach();
         this.ended(result);
         if (result.outcome === 'complete') {
           this.set({
@@ -92,6 +108,18 @@ export class SyncRunner {
         this.running = undefined;
       });
     return this.status;
+  }
+
+  /** Reads how far back search reaches from the cache into the status (a failed read: left as it was). */
+  private async readReach(cache: Cache, textFromMs: number | undefined): Promise<void> {
+    const asked = ++this.reachAsked;
+    this.reachAskedAt = Date.now();
+    const reach = await searchReach(cache.read, textFromMs).catch(() => null);
+    if (!reach || asked !== this.reachAsked) return;
+    this.set({
+      searchableFrom: reach.fromMs === null ? null : new Date(reach.fromMs).toISOString(),
+      searchComplete: reach.complete,
+    });
   }
 
   /** Stops a run under way (account switched, app quitting) and waits for it. */

@@ -6,7 +6,7 @@ import { get, run } from '../../node-common/sql';
 
 export type ServiceDatabase = Database.Database;
 
-const DATABASE_FILE = 'service.sqlite';
+export const DATABASE_FILE = 'service.sqlite';
 
 /**
  * Opens (creating if needed) the service database in `dataDir`, WAL mode, migrated to the latest

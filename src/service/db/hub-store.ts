@@ -2,21 +2,14 @@ import type { ConversationStatus, Device } from '../../shared/api';
 import type { HubMinute } from '../hub/simulator';
 import { all, get, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
+import type { GeneratedMinutes } from '../hub/generated-minutes';
+import type { MinuteRow } from './minute-row';
 
 export interface DeviceRow {
   id: string;
   organization_id: string;
   display_name: string;
   serial: string;
-}
-
-export interface MinuteRow {
-  minute_ms: number;
-  speech_ms: number;
-  transcript: string;
-  diarized: string;
-  clips: string;
-  audio_ok: number;
 }
 
 export type ConversationOrigin = 'api' | 'auto' | 'button';
@@ -57,7 +50,14 @@ export const toDevice = (row: DeviceRow): Device => ({
 });
 
 export class HubStore {
-  constructor(private readonly db: ServiceDatabase) {}
+  /**
+   * `generated`: minutes computed when asked for rather than stored (the scale seed's hospital);
+   * they are read together with the stored ones.
+   */
+  constructor(
+    private readonly db: ServiceDatabase,
+    readonly generated?: GeneratedMinutes,
+  ) {}
 
   createDevice(row: DeviceRow): void {
     run(
@@ -108,14 +108,20 @@ export class HubStore {
     return row!.last ?? undefined;
   }
 
-  /** Minutes whose start lies in [startMs, endMs), oldest first. */
+  /** Minutes whose start lies in [startMs, endMs), oldest first, stored or generated. */
   minutes(deviceId: string, startMs: number, endMs: number): MinuteRow[] {
-    return all<MinuteRow>(
+    const stored = all<MinuteRow>(
       this.db,
       `SELECT minute_ms, speech_ms, transcript, diarized, clips, audio_ok FROM hub_minutes
          WHERE device_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms`,
       [deviceId, startMs, endMs],
     );
+    const generated = this.generated?.minutes(deviceId, startMs, endMs) ?? [];
+    if (generated.length === 0) return stored;
+    // A stored minute is the one recorded: it wins over a generated one.
+    const byMinute = new Map(generated.map((m) => [m.minute_ms, m]));
+    for (const m of stored) byMinute.set(m.minute_ms, m);
+    return [...byMinute.values()].sort((a, b) => a.minute_ms - b.minute_ms);
   }
 
   insertConversation(row: ConversationRow): void {

@@ -21,6 +21,8 @@ export interface LabelAudioRow {
 }
 
 export interface LabelInput {
+  /** A UUIDv7 made now when absent (a seed may give its own, to be deterministic). */
+  id?: string;
   organizationId: string;
   type: RecordType;
   fromMs: number;
@@ -94,8 +96,12 @@ const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export class LabelStore {
   constructor(private readonly db: ServiceDatabase) {}
 
-  createPatient(organizationId: string, name: string, species: string): string {
-    const id = randomUUID();
+  createPatient(
+    organizationId: string,
+    name: string,
+    species: string,
+    id: string = randomUUID(),
+  ): string {
     run(this.db, 'INSERT INTO patients (id, organization_id, name, species) VALUES (?, ?, ?, ?)', [
       id,
       organizationId,
@@ -119,7 +125,7 @@ export class LabelStore {
    * read anything into an id's version.
    */
   create(input: LabelInput): string {
-    const id = timeOrderedUuid();
+    const id = input.id ?? timeOrderedUuid();
     run(
       this.db,
       `INSERT INTO labels (id, organization_id, type, from_ms, to_ms, patient_id, user_id, friendly_name, device_serial)

@@ -12,13 +12,14 @@ import {
   loseUpload,
   nextLocalDay,
   simulateDay,
+  spokenLinesOf,
   type SimulatedDay,
+  type SpokenLine,
 } from '../hub/simulator';
 import { seededRandom, type Random } from '../random';
 import {
   DIALOGUE_SCRIPTS,
   PATIENT_NAMES,
-  clipId,
   patientOfScript,
   type DialogueScript,
   type ScriptKind,
@@ -50,16 +51,15 @@ const scriptsOf = (kind: ScriptKind) => DIALOGUE_SCRIPTS.filter((s) => s.kind ==
 export const transcriptOf = (script: DialogueScript) =>
   script.lines.map((l) => `${l.speaker}: ${l.text}`).join('\n');
 
-/** The script spoken line after line with short pauses, as a WAV recipe. */
-function recipeOfScript(
+/** Lines spoken one after another with short pauses, as a WAV recipe. */
+export function recipeOfLines(
   clips: ClipBank,
-  script: DialogueScript,
+  lines: readonly SpokenLine[],
   random: Random,
 ): { recipe: AudioRecipe; durationMs: number } {
   const placed: [string, number][] = [];
   let at = Math.round(0.5 * HUB_SAMPLE_RATE);
-  script.lines.forEach((_, index) => {
-    const clip = clipId(script.id, index);
+  lines.forEach(({ clip }) => {
     placed.push([clip, at]);
     at += clips.sampleCount(clip) + random.int(300, 1500) * (HUB_SAMPLE_RATE / 1000);
   });
@@ -90,7 +90,7 @@ const firstDraftOf = (transcript: string) =>
     )
     .join('\n');
 
-interface LabelPlan {
+export interface LabelPlan {
   type: RecordType;
   kind: ScriptKind | null;
   friendlyName: string;
@@ -149,7 +149,8 @@ const NON_HUB_LABELS: { weight: number; plan: LabelPlan }[] = [
   },
 ];
 
-function pickPlan(random: Random): LabelPlan {
+/** A record made by a phone, an iPad or a button, or a medical record, in the demo's proportions. */
+export function pickPlan(random: Random): LabelPlan {
   const total = NON_HUB_LABELS.reduce((sum, p) => sum + p.weight, 0);
   let roll = random.next() * total;
   for (const entry of NON_HUB_LABELS) {
@@ -157,6 +158,44 @@ function pickPlan(random: Random): LabelPlan {
     if (roll < 0) return entry.plan;
   }
   return NON_HUB_LABELS[0]!.plan;
+}
+
+/**
+ * A record's notes in the demo's proportions: for a recording, its transcript (a
+ * NotesTranscript one time in eight), a quarter of them after a first draft; a SOAP note on half
+ * the consults and dictations and on every medical record. `pending`: the final transcript is
+ * still being written ("{}").
+ */
+export function notesOfRecord(
+  random: Random,
+  plan: LabelPlan,
+  words: { transcript: string; soap: () => string; doneMs: number; pending: () => boolean },
+): NoteInput[] {
+  const { transcript, doneMs } = words;
+  const notes: NoteInput[] = [];
+  if (plan.kind) {
+    const type = random.chance(0.12) ? 'NotesTranscript' : 'Transcript';
+    if (random.chance(0.25))
+      notes.push({ type, content: firstDraftOf(transcript), createdMs: doneMs, timeMs: doneMs });
+    const finalMs = doneMs + random.int(2, 30) * MINUTE_MS;
+    notes.push({
+      type,
+      content: words.pending() ? '{}' : transcript,
+      createdMs: finalMs,
+      timeMs: finalMs,
+    });
+  }
+  if (plan.kind === 'consult' || plan.kind === 'dictation' || plan.type === 'AggregateLabel') {
+    if (plan.type === 'AggregateLabel' || random.chance(0.5)) {
+      notes.push({
+        type: SOAP_NOTE_TYPE,
+        content: words.soap(),
+        createdMs: doneMs + MINUTE_MS,
+        timeMs: doneMs + MINUTE_MS,
+      });
+    }
+  }
+  return notes;
 }
 
 interface SeedContext {
@@ -197,7 +236,7 @@ function labelFor(
       };
     }
   } else if (plan.kind) {
-    const { recipe, durationMs } = recipeOfScript(service.clips, script, random);
+    const { recipe, durationMs } = recipeOfLines(service.clips, spokenLinesOf(script), random);
     toMs = fromMs + durationMs;
     audio = {
       content_type: 'audio/wav',
@@ -207,29 +246,12 @@ function labelFor(
     };
   }
   const doneMs = toMs + random.int(1, 10) * MINUTE_MS;
-  const notes: NoteInput[] = [];
-  if (plan.kind) {
-    const type = random.chance(0.12) ? 'NotesTranscript' : 'Transcript';
-    if (random.chance(0.25))
-      notes.push({ type, content: firstDraftOf(transcript), createdMs: doneMs, timeMs: doneMs });
-    const finalMs = doneMs + random.int(2, 30) * MINUTE_MS;
-    notes.push({
-      type,
-      content: processing ? '{}' : transcript,
-      createdMs: finalMs,
-      timeMs: finalMs,
-    });
-  }
-  if (plan.kind === 'consult' || plan.kind === 'dictation' || plan.type === 'AggregateLabel') {
-    if (plan.type === 'AggregateLabel' || random.chance(0.5)) {
-      notes.push({
-        type: SOAP_NOTE_TYPE,
-        content: soapOf(script, patientName ?? 'The patient'),
-        createdMs: doneMs + MINUTE_MS,
-        timeMs: doneMs + MINUTE_MS,
-      });
-    }
-  }
+  const notes = notesOfRecord(random, plan, {
+    transcript,
+    soap: () => soapOf(script, patientName ?? 'The patient'),
+    doneMs,
+    pending: () => processing,
+  });
   return {
     organizationId: ctx.organizationId,
     type: plan.type,

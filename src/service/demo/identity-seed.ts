@@ -56,8 +56,17 @@ export const SECONDARY_DEVICE = {
   offAtNight: false,
 } as const;
 
-/** Organizations, staff, hub devices and the keys of the command-line contract. */
-export function seedIdentity(service: ClinicService, now: number): SeededIdentity {
+type DeviceSpec = { id: string; displayName: string; serial: string };
+
+/**
+ * Organizations, staff, hub devices and the keys of the command-line contract. The primary
+ * organization's devices are the demo clinic's unless others are given (the scale seed's ten).
+ */
+export function seedIdentity(
+  service: ClinicService,
+  now: number,
+  primaryDevices: readonly DeviceSpec[] = DEMO_DEVICES,
+): SeededIdentity {
   const { identity, hub } = service;
   const primaryName = 'Riverside Veterinary Clinic';
   const secondaryName = 'Northside Animal Hospital';
@@ -101,7 +110,7 @@ export function seedIdentity(service: ClinicService, now: number): SeededIdentit
   const revoked = key(ownerId, primary, 'Old reception PC');
   identity.revokeApiKey(revoked.row.id);
 
-  addDevices(hub, primary, DEMO_DEVICES);
+  addDevices(hub, primary, primaryDevices);
   addDevices(hub, secondary, [SECONDARY_DEVICE]);
 
   return {
@@ -134,11 +143,7 @@ export function seedIdentity(service: ClinicService, now: number): SeededIdentit
   };
 }
 
-function addDevices(
-  hub: HubStore,
-  organizationId: string,
-  devices: readonly { id: string; displayName: string; serial: string }[],
-) {
+function addDevices(hub: HubStore, organizationId: string, devices: readonly DeviceSpec[]) {
   for (const device of devices) {
     hub.createDevice({
       id: device.id,

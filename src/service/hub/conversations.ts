@@ -10,13 +10,8 @@ import {
 import type { AudioRecipe } from '../audio/recipe';
 import { recipeByteLength } from '../audio/recipe';
 import type { ServiceDatabase } from '../db/database';
-import type {
-  ConversationOrigin,
-  ConversationRow,
-  DeviceRow,
-  HubStore,
-  MinuteRow,
-} from '../db/hub-store';
+import type { ConversationOrigin, ConversationRow, DeviceRow, HubStore } from '../db/hub-store';
+import type { MinuteRow } from '../db/minute-row';
 import type { LabelStore } from '../db/label-store';
 import type { EventLog } from '../events/event-log';
 
@@ -155,7 +150,7 @@ type ProcessingOutcome =
   | { status: 'FILTERED' | 'FAILED'; reason: string };
 
 /** What processing makes of a conversation's minutes. */
-function processingOutcome(
+export function processingOutcome(
   minutes: readonly MinuteRow[],
   startMs: number,
   endMs: number,

@@ -54,27 +54,31 @@ export interface SimulatedDevice {
 
 const CONSULT_SCRIPTS = DIALOGUE_SCRIPTS.filter((s) => s.kind === 'consult');
 
-interface PlacedLine {
-  atMs: number;
+/** A line of dialogue with the pre-rendered clip that speaks it. */
+export interface SpokenLine {
   clip: string;
-  durationMs: number;
   line: DialogueLine;
+}
+
+/** A line placed in time: when it starts, how long it lasts, its diarized speaker's number. */
+export interface PlacedLine extends SpokenLine {
+  atMs: number;
+  durationMs: number;
   /** The line as the recognizer wrote it (transcription slips on names). */
   heard: string;
   speaker: number;
 }
 
-/** Lines of a script with their clips, to lay out. */
-type ScriptLines = { line: DialogueLine; clip: string }[];
-
-const linesOf = (script: DialogueScript): ScriptLines =>
-  script.lines.map((line, index) => ({ line, clip: clipId(script.id, index) }));
+/** A script's lines with the bank's clips that speak them. */
+export const spokenLinesOf = (script: DialogueScript): SpokenLine[] =>
+  script.lines.map((line, index) => ({ clip: clipId(script.id, index), line }));
 
 /** A script without the lines that name a patient: the rest of a visit about another one. */
-const namelessLinesOf = (script: DialogueScript): ScriptLines =>
-  linesOf(script).filter(({ line }) => patientsNamedIn(line.text).length === 0);
+const namelessLinesOf = (script: DialogueScript): SpokenLine[] =>
+  spokenLinesOf(script).filter(({ line }) => patientsNamedIn(line.text).length === 0);
 
-const localTime = (dayStartMs: number, hours: number, minutes = 0) => {
+/** The local time `hours:minutes` on the day starting at `dayStartMs`. */
+export const localTime = (dayStartMs: number, hours: number, minutes = 0) => {
   const d = new Date(dayStartMs);
   d.setHours(hours, minutes, 0, 0);
   return d.getTime();
@@ -95,7 +99,8 @@ export function nextLocalDay(dayStartMs: number): number {
   return d.getTime();
 }
 
-const dayKey = (dayStartMs: number) => {
+/** The local date of a day, e.g. "2026-11-2": what seeds that day's random numbers. */
+export const dayKey = (dayStartMs: number) => {
   const d = new Date(dayStartMs);
   return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`;
 };
@@ -104,18 +109,18 @@ const dayKey = (dayStartMs: number) => {
  * Lays lines one after another from `startMs` with natural pauses, never letting a clip cross a
  * minute boundary (each minute's audio and VAD stay self-contained).
  */
-function layLines(
+export function layLines(
   bank: ClipBank,
   random: Random,
   hearing: Random,
-  lines: ScriptLines,
+  lines: readonly SpokenLine[],
   startMs: number,
   speakers: Map<string, number>,
   examinationPauses: boolean,
 ): { placed: PlacedLine[]; endMs: number } {
   const placed: PlacedLine[] = [];
   let t = startMs;
-  lines.forEach(({ line, clip }, index) => {
+  lines.forEach(({ clip, line }, index) => {
     const durationMs = bank.durationMs(clip);
     if ((t % MINUTE_MS) + durationMs > MINUTE_MS)
       t = t - (t % MINUTE_MS) + MINUTE_MS + random.int(150, 900);
@@ -168,7 +173,7 @@ export function simulateDay(
       const startMs = t;
       let cursor = t + random.int(2_000, 20_000);
       for (const script of scripts) {
-        const scriptLines = script === first ? linesOf(script) : namelessLinesOf(script);
+        const scriptLines = script === first ? spokenLinesOf(script) : namelessLinesOf(script);
         const laid = layLines(bank, random, hearing, scriptLines, cursor, speakers, true);
         lines.push(...laid.placed);
         cursor = laid.endMs + random.int(5_000, 40_000);
@@ -190,7 +195,7 @@ export function simulateDay(
           bank,
           random,
           hearing,
-          linesOf(script).slice(0, 1),
+          spokenLinesOf(script).slice(0, 1),
           atMs,
           new Map(),
           false,
@@ -214,6 +219,20 @@ export function simulateDay(
     for (let i = 0; i < outageMinutes; i++) offline.add(outageStart + i * MINUTE_MS);
   }
 
+  const minutes = minutesOf(lines, dayStartMs, dayEndMs, offline);
+  return { minutes, consults: consults.filter((c) => !offline.has(c.startMs)), chatter };
+}
+
+/**
+ * The minutes of [dayStartMs, dayEndMs) with the placed lines in them: each minute's speech,
+ * text, diarized text and clips. Minutes in `offline` were not recorded and are left out.
+ */
+export function minutesOf(
+  lines: readonly PlacedLine[],
+  dayStartMs: number,
+  dayEndMs: number,
+  offline: ReadonlySet<number> = new Set(),
+): HubMinute[] {
   const byMinute = new Map<number, PlacedLine[]>();
   for (const line of lines) {
     const minuteMs = line.atMs - (line.atMs % MINUTE_MS);
@@ -221,7 +240,6 @@ export function simulateDay(
     list.push(line);
     byMinute.set(minuteMs, list);
   }
-
   const minutes: HubMinute[] = [];
   for (let m = dayStartMs; m < dayEndMs; m += MINUTE_MS) {
     if (offline.has(m)) continue;
@@ -235,7 +253,7 @@ export function simulateDay(
       audioOk: true,
     });
   }
-  return { minutes, consults: consults.filter((c) => !offline.has(c.startMs)), chatter };
+  return minutes;
 }
 
 /** Marks a consult's minutes as lost in upload, so processing a range over it fails. */

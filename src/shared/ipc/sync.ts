@@ -12,6 +12,14 @@ export interface SyncStatus {
   lastSyncAt: string | null;
   /** Why the last run did not complete, in plain words. */
   message: string | null;
+  /**
+   * How far back search reaches: every record the sync brings has its transcripts and notes on
+   * this computer (`searchComplete`), or every record starting at or after `searchableFrom`
+   * (ISO 8601) has; null while not known (the first sync has not listed far yet). The sync goes
+   * newest first, so this moves back as it goes on.
+   */
+  searchableFrom: string | null;
+  searchComplete: boolean;
 }
 
 /** The offline cache: its background sync, and the search over everything in it. */

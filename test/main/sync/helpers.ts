@@ -5,11 +5,13 @@ import { openCache, type Cache } from '../../../src/main/cache';
 import {
   createSyncEngine,
   type RunOptions,
+  type SearchReach,
   type SyncProgress,
   type SyncResult,
   type SyncTuning,
 } from '../../../src/main/sync';
 import { MINUTE_MS, RECORD_TYPES } from '../../../src/shared/api';
+import { expect } from 'vitest';
 import type { RunningService } from '../../service/harness';
 
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -123,4 +125,23 @@ export async function serviceLabelIds(svc: RunningService): Promise<string[]> {
 export async function cachedLabelIds(cache: Cache): Promise<string[]> {
   const { items } = await cache.read.labels({ limit: 1_000_000 });
   return items.map((l) => l.id);
+}
+
+/**
+ * Every record of the service that starts at or after the reach has its notes in the cache
+ * (listed and fetched): what "searchable back to" promises.
+ */
+export async function expectReachKept(setup: SyncSetup, seeded: SeededLabels, reach: SearchReach) {
+  const { fromMs } = reach;
+  expect(fromMs).not.toBeNull();
+  const starts = await Promise.all(
+    seeded.ids.map(async (id) => ({ id, label: await setup.cache.read.label(id) })),
+  );
+  const reached = starts.filter(({ label }) => label && Date.parse(label.fromTime) >= fromMs!);
+  // Seeded evenly, newest first: the reached ones are the first of the seeded ids.
+  for (const [index, { id, label }] of reached.entries()) {
+    expect(id).toBe(seeded.ids[index]);
+    expect(label!.ownedPatientNotes, id).not.toBeNull();
+  }
+  return reached.length;
 }

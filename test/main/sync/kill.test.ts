@@ -2,11 +2,23 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HISTORY_STREAM, type HistoryState, type SyncProgress } from '../../../src/main/sync';
+import {
+  HISTORY_STREAM,
+  searchReach,
+  type HistoryState,
+  type SyncProgress,
+} from '../../../src/main/sync';
 import { launch } from '../../service/child-process';
 import { startService, type RunningService } from '../../service/harness';
 import { checkIndexes, useTempDir } from '../cache/helpers';
-import { cachedLabelIds, seedLabels, serviceLabelIds, setUpSync } from './helpers';
+import {
+  cachedLabelIds,
+  expectReachKept,
+  seedLabels,
+  serviceLabelIds,
+  setUpSync,
+  type SeededLabels,
+} from './helpers';
 
 const tempDir = useTempDir('sync-kill');
 const CHILD = fileURLToPath(new URL('./sync-child.ts', import.meta.url));
@@ -17,10 +29,11 @@ const TUNING = { labelPageSize: 20, concurrency: 4, writeBatch: 20 };
 const KILL_AFTER_LISTED = 1500;
 
 let svc: RunningService;
+let seeded: SeededLabels;
 
 beforeAll(async () => {
   svc = await startService({ rateLimit: { requests: 1_000_000, perSeconds: 1 } });
-  seedLabels(svc, COUNT);
+  seeded = seedLabels(svc, COUNT);
 });
 afterAll(() => svc?.dispose());
 
@@ -73,6 +86,15 @@ describe('a sync killed with SIGKILL', () => {
     expect(saved.listed).toBeGreaterThan(0);
     const before = await setup.cache.read.stats();
     expect(before.labels).toBeGreaterThanOrEqual(KILL_AFTER_LISTED);
+    // Newest first: what it fetched before the kill is the newest records, every one of them
+    // searchable back to the reach the status shows.
+    const reach = await searchReach(setup.cache.read);
+    expect(reach.complete).toBe(false);
+    const reached = await expectReachKept(setup, seeded, reach);
+    // All but the few fetched out of order at the end (a few answers at once, written together).
+    const fetched = before.labels - before.labelsNeedingNotes;
+    expect(reached).toBeLessThanOrEqual(fetched);
+    expect(reached).toBeGreaterThan(fetched - TUNING.concurrency - TUNING.writeBatch);
 
     const result = await setup.sync(TUNING);
     expect(result).toMatchObject({
@@ -91,6 +113,7 @@ describe('a sync killed with SIGKILL', () => {
     expect(new Set(ids).size).toBe(COUNT);
     expect(ids.sort()).toEqual((await serviceLabelIds(svc)).sort());
     expect(await setup.cache.read.stats()).toMatchObject({ notes: COUNT, labelsNeedingNotes: 0 });
+    expect(await searchReach(setup.cache.read)).toEqual({ complete: true, fromMs: null });
     await setup.close();
     // A child process's start and a 3,000-label walk: seconds alone, far more on a loaded machine.
   }, 120_000);

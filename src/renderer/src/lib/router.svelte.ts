@@ -63,9 +63,16 @@ export class RouterStore {
     window.addEventListener('popstate', () => this.sync());
   }
 
-  /** Follows the address after Back, Forward or a typed hash. */
+  /**
+   * Follows the address after Back, Forward or a typed hash. The browser sends both popstate and
+   * hashchange for one change of the hash: the route is replaced only when it differs, since a
+   * new route of the same screen would run again every effect that reads it (a record's screen
+   * loaded the record and prepared its audio twice).
+   */
   sync(): void {
-    this.route = parse(this.window.location.hash);
+    const route = parse(this.window.location.hash);
+    const { screen, id, find } = this.route;
+    if (route.screen !== screen || route.id !== id || route.find !== find) this.route = route;
   }
 
   get screen(): ScreenId {

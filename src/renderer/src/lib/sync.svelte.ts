@@ -8,6 +8,8 @@ export class SyncStore {
     total: 0,
     lastSyncAt: null,
     message: null,
+    searchableFrom: null,
+    searchComplete: false,
   });
   private heard = false;
 
@@ -24,5 +26,17 @@ export class SyncStore {
 
   get running(): boolean {
     return this.status.state === 'running';
+  }
+
+  /**
+   * How far back search reaches, in plain words ("Searchable back to Mar 12, 2026"), while not
+   * every record's transcript is on this computer yet; null once it is (or before any sync).
+   * `day` writes the day (the screens' format).
+   */
+  searchReach(day: (iso: string) => string): string | null {
+    const { searchComplete, searchableFrom, state } = this.status;
+    if (searchComplete) return null;
+    if (searchableFrom === null) return state === 'running' ? 'Not searchable yet' : null;
+    return `Searchable back to ${day(searchableFrom)}`;
   }
 }
