@@ -63,6 +63,17 @@ export class SyncRunner {
     this.set({ state: 'running', done: 0, total: 0, message: null });
     const textFromMs = textDays === undefined ? undefined : Date.now() - textDays * DAY_MS;
     const readReach = () => this.readReach(cache, textFromMs);
+    // At most once a second, and never later than a second after a progress: a step of the
+    // walk is always shown, even when the next comes within that second.
+    let reachDue: NodeJS.Timeout | undefined;
+    const askReach = () => {
+      if (reachDue) return;
+      const wait = Math.max(0, this.reachAskedAt + REACH_EVERY_MS - Date.now());
+      reachDue = setTimeout(() => {
+        reachDue = undefined;
+        void readReach();
+      }, wait);
+    };
     void readReach();
     const engine = createSyncEngine({
       cache,
@@ -75,10 +86,11 @@ export class SyncRunner {
         signal: abort.signal,
         onProgress: (progress) => {
           this.set({ done: progress.done, total: progress.total });
-          if (Date.now() - this.reachAskedAt >= REACH_EVERY_MS) void readReach();
+          askReach();
         },
       })
       .then(async (result) => {
+        clearTimeout(reachDue);
         await readReach();
         this.ended(result);
         if (result.outcome === 'complete') {
@@ -105,6 +117,7 @@ export class SyncRunner {
         }),
       )
       .finally(() => {
+        clearTimeout(reachDue);
         this.running = undefined;
       });
     return this.status;
