@@ -15,7 +15,7 @@
 // 30 ms. Baseline: the same words as `content LIKE '%word%'` (one per word, ANDed) on the same
 // notes table, collecting every match as a ranking would need, with better-sqlite3 on the
 // calling thread.
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

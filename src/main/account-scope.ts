@@ -21,7 +21,7 @@ import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync
 
 export interface AccountScopeDeps {
   dataDir: string;
-  /** better-sqlite3's addon for this runtime, when not the default (Electron). */
+  /** The SQLite addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
   /** The active account's service: the sync's client, the follows' calls. */
   service: Pick<ActiveService, 'client' | 'call'>;

@@ -70,7 +70,7 @@ export interface CoreOptions extends ShellCapabilities {
   demoDialect?: ServiceDialect;
   /** The folder holding demo-speech/ (the source tree's resources/ unless packaged elsewhere). */
   resourcesDir?: string;
-  /** better-sqlite3's addon for this runtime, when not the default (Electron). */
+  /** The SQLite addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
   log?: (message: string) => void;
 }

@@ -39,7 +39,7 @@ export interface CacheOptions {
    * a sync's write transaction (WAL lets it read the last committed state). Default true.
    */
   separateReader?: boolean;
-  /** better-sqlite3's addon for this runtime when not the default (Electron's ABI build). */
+  /** The SQLite addon for this runtime when not the default (Electron's ABI build). */
   nativeBinding?: string;
   /**
    * The worker's script. By default `./cache-worker.js` beside the running bundle (the app's

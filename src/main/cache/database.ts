@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
@@ -30,7 +30,7 @@ export interface OpenedCacheDatabase {
 }
 
 export interface CacheDatabaseOptions {
-  /** better-sqlite3's addon for this runtime when not the default (Electron's ABI build). */
+  /** The SQLite addon for this runtime when not the default (Electron's ABI build). */
   nativeBinding?: string;
   /** Tests stop at an older version to test the next migration. */
   migrations?: readonly Migration[];
