@@ -1,10 +1,10 @@
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../base/worker-entry';
 import { openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
-import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
+import type { WorkerError, WorkerInit, WorkerMessage, WorkerOpen, WorkerRequest } from './protocol';
 import {
   READS,
   runQuery,
@@ -19,15 +19,31 @@ import {
 export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
 
-/** Deletes a closed cache's file with its WAL, shared memory and rollback journal. */
+/**
+ * Deletes a closed cache's file with its WAL, shared memory and rollback journal, the copies of
+ * it moved aside as damaged, and a sealing copy a killed conversion left.
+ */
 export async function deleteCacheFiles(file: string): Promise<void> {
+  const dir = dirname(file);
+  const name = basename(file);
+  const names = await readdir(dir).catch(() => [] as string[]);
   await Promise.all(
-    ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${file}${suffix}`, { force: true })),
+    names
+      .filter(
+        (other) => other === name || other.startsWith(`${name}-`) || other.startsWith(`${name}.`),
+      )
+      .map((other) => rm(join(dir, other), { force: true })),
   );
 }
 
 export interface CacheOptions {
   file: string;
+  /**
+   * The database's raw key (AccountKey.databaseKey): the file is encrypted, and a plain one an
+   * earlier version wrote is sealed first (in the writer's thread). It reaches the threads by
+   * message. Without it the cache is plain SQLite (the benchmarks' baseline).
+   */
+  key?: string;
   /**
    * 'worker' (the default): the database lives in worker threads and every query is a message,
    * so heavy SQL never blocks the main process's event loop. 'main': the same queries run inline
@@ -143,6 +159,7 @@ class WorkerConnection {
     const { entry, evaluate } = workerOf(options);
     const worker = new Worker(entry, { eval: evaluate, workerData: init });
     const connection = new WorkerConnection(worker, init.file);
+    worker.postMessage({ op: 'open', key: options.key } satisfies WorkerOpen);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'ready') {
@@ -244,6 +261,7 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
 function openInline(options: CacheOptions): Cache {
   const { db, file, recovery } = openCacheDatabase(options.file, {
     nativeBinding: options.nativeBinding,
+    key: options.key,
   });
   const guard = new ClosedGuard();
   const call = guard.wrap(async (side, name, args) => runQuery(db, side, name, args), file);
