@@ -28,6 +28,16 @@ export const FILE_ID_BYTES = 16;
 const derive = (secret: KeyObject, purpose: string, salt: Uint8Array = new Uint8Array(0)) =>
   Buffer.from(hkdfSync('sha256', secret, salt, `earmark ${purpose}`, 32));
 
+/**
+ * The key of an account kept for the session only (no keychain, by the user's choice): derived
+ * from its API key, which the user gives again at each start, and its id (random per computer),
+ * since there is nowhere to keep a random one between runs.
+ */
+export const sessionAccountKey = (apiKey: string, accountId: string): Buffer =>
+  Buffer.from(
+    hkdfSync('sha256', apiKey, accountId, 'earmark session account key v1', ACCOUNT_KEY_BYTES),
+  );
+
 /** A sealed record that did not open: another key, or bytes changed on disk. */
 export class SealedDataError extends Error {
   override readonly name = 'SealedDataError';

@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { Readable } from 'node:stream';
+import { writeAll } from '../base/atomic-write';
 import { FILE_ID_BYTES, SealedDataError, type AccountKey } from './account-key';
 
 /**
@@ -96,12 +98,13 @@ export class ChunkCipher extends SealedLayout {
     return ChunkCipher.fromKey({ fileKey: key.fileKey(fileIdOf(header)), header: copy(header) });
   }
 
-  /** In a worker thread, from what `chunkKey` gave it. */
-  static fromKey({ fileKey, header }: ChunkKey): ChunkCipher {
+  /** In a worker thread, from what `chunkKey` gave it (a message turns Buffers into arrays). */
+  static fromKey(key: { fileKey: Uint8Array; header: Uint8Array }): ChunkCipher {
+    const header = copy(key.header);
     fileIdOf(header);
     const total = Number(header.readBigUInt64LE(24));
     if (!Number.isSafeInteger(total)) throw new SealedDataError('a sealed file of no length');
-    return new ChunkCipher(fileKey, header, total);
+    return new ChunkCipher(Buffer.from(key.fileKey), header, total);
   }
 
   get chunkKey(): ChunkKey {
@@ -275,5 +278,46 @@ export class SealedFileReader {
 
   close(): Promise<void> {
     return this.handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Seals the file at `source` into a new sealed file at `target`, a block at a time (an audio file
+ * an earlier version kept in the clear): written beside it under a temporary name, flushed, then
+ * renamed, so `target` is whole or absent. The source stays; its owner removes it.
+ */
+export async function sealFile(source: string, target: string, key: AccountKey): Promise<void> {
+  const temporary = `${dirname(target)}/.${basename(target)}.sealing.tmp`;
+  const input = await open(source, 'r');
+  try {
+    const cipher = ChunkCipher.create(key, (await input.stat()).size);
+    const output = await open(temporary, 'w', 0o600);
+    try {
+      await writeAll(output, cipher.header, 0);
+      const block = Buffer.allocUnsafe(STREAM_CHUNKS * CHUNK_BYTES);
+      for (let index = 0; index < cipher.chunks; index += STREAM_CHUNKS) {
+        const start = cipher.plainStart(index);
+        const { bytesRead } = await input.read(block, 0, block.length, start);
+        if (bytesRead < Math.min(block.length, cipher.total - start))
+          throw new Error(`${source} changed while it was sealed`);
+        const last = Math.min(cipher.chunks, index + STREAM_CHUNKS);
+        const sealed = [];
+        for (let chunk = index; chunk < last; chunk++) {
+          const from = cipher.plainStart(chunk) - start;
+          sealed.push(cipher.seal(chunk, block.subarray(from, cipher.plainEnd(chunk) - start)));
+        }
+        const bytes = Buffer.concat(sealed);
+        await writeAll(output, bytes, cipher.position(index));
+      }
+      await output.sync();
+    } finally {
+      await output.close();
+    }
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  } finally {
+    await input.close();
   }
 }
