@@ -1,10 +1,21 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
+import type { EventName, IpcEvents, LockedCache, LockReason, SyncStatus } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
+import type { StoredAccount } from './accounts/account-store';
+import type { AccountKey } from './at-rest/account-key';
+import { CacheLockedError, unlockAccount } from './at-rest/unlock';
 import type { ActiveService } from './connection/active-service';
 import { AudioCache } from './audio/audio-cache';
-import { cacheFileOf, deleteCacheFiles, openCache, type Cache } from './cache';
+import {
+  cacheFileOf,
+  deleteCacheFiles,
+  isPlainSqlite,
+  keyCheckFileOf,
+  openCache,
+  type Cache,
+} from './cache';
 import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
@@ -12,15 +23,24 @@ import { AppError } from './base/errors';
 import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
 /**
- * What lives as long as an account is open — the active one: its cache, its audio cache, its
- * background sync and the conversations it follows. A scope opens them (the caches on first use)
- * and closes them together, in order: the follows and the sync first (they use the caches), then
- * the audio cache, then the cache. When another account becomes active its scope closes and the
- * new account's opens; removing an account closes its scope, then deletes its data.
+ * What lives as long as an account is open — the active one: its key, its cache, its audio
+ * cache, its background sync and the conversations it follows. A scope opens them (the key and
+ * the caches on first use) and closes them together, in order: the follows and the sync first
+ * (they use the caches), then the audio cache, then the cache. When another account becomes
+ * active its scope closes and the new account's opens; removing an account destroys its key,
+ * closes its scope, then deletes its data.
  */
 
 export interface AccountScopeDeps {
   dataDir: string;
+  /**
+   * 'sealed' (the app, always): the account's cache and audio encrypted under its key. 'plain':
+   * in the clear, as before issue 30 — only the benchmarks' baseline and the test that shows
+   * what the clear layout gives away; no shell sets it.
+   */
+  atRest: 'sealed' | 'plain';
+  /** The account's cache key, beside its API key. */
+  accounts: Pick<AccountService, 'cacheKey' | 'keepCacheKey'>;
   /** The SQLite addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
   /** The active account's service: the sync's client, the follows' calls. */
@@ -35,11 +55,28 @@ export interface AccountScopeDeps {
   log(message: string): void;
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** A caller that held on to a closed scope: nothing opens behind its close. */
 const closedScope = () => new AppError('cancelled', 'Another clinic account became active.');
 
 /** An account's audio cache folder under the app's data folder. */
 const audioFolderOf = (dataDir: string, accountId: string) => join(dataDir, 'audio', accountId);
+
+/** Deletes what this computer keeps of an account: its cache (with its key's check), its audio. */
+async function deleteAccountData(dataDir: string, accountId: string): Promise<void> {
+  await deleteCacheFiles(cacheFileOf(dataDir, accountId));
+  await rm(audioFolderOf(dataDir, accountId), { recursive: true, force: true });
+}
+
+/** Whether data sealed with the account's key lies on disk: an encrypted cache, sealed audio. */
+function holdsSealedData(dataDir: string, accountId: string): boolean {
+  const cache = cacheFileOf(dataDir, accountId);
+  return (
+    (existsSync(cache) && !isPlainSqlite(cache)) ||
+    AudioCache.holdsSealedData(audioFolderOf(dataDir, accountId))
+  );
+}
 
 /** A resource opened on first use; a failed open is tried again by the next caller. */
 class OnFirstUse<T> {
@@ -64,34 +101,48 @@ class OnFirstUse<T> {
   }
 }
 
-/** One open account's cache, audio cache, sync and follows. */
+/** One open account's key, cache, audio cache, sync and follows. */
 export class AccountScope {
+  readonly accountId: string;
   readonly follower: ConversationFollower;
   private readonly runner: SyncRunner;
   private readonly closables = new Closables();
+  private readonly keyOnUse: OnFirstUse<AccountKey>;
   private readonly cacheOnUse: OnFirstUse<Cache>;
   private readonly audioOnUse: OnFirstUse<AudioCache>;
   private closed = false;
   private answered = false;
+  /** Why the account's data was last found locked (emitted as cache.locked when it changes). */
+  private lockedFor: LockReason | null = null;
 
   constructor(
-    readonly accountId: string,
-    private readonly organizationId: string,
+    private readonly account: Pick<StoredAccount, 'id' | 'organizationId' | 'organizationName'>,
     private readonly deps: AccountScopeDeps,
     /** Settles once an earlier scope of the same account has closed its files. */
     ready: Promise<void>,
   ) {
-    // The files open once an earlier scope of the account has closed them.
-    this.cacheOnUse = new OnFirstUse(async () => {
+    const accountId = account.id;
+    this.accountId = accountId;
+    // The files open once an earlier scope of the account has closed them, and only with the
+    // account's key: a locked account's open nothing (CacheLockedError).
+    this.keyOnUse = new OnFirstUse(async () => {
       await ready;
+      return this.unlock();
+    });
+    // The key the caches open with (after the earlier scope closed: unlock waits for it).
+    const keyOf = (): Promise<AccountKey | undefined> =>
+      deps.atRest === 'sealed' ? this.keyOnUse.get() : ready.then(() => undefined);
+    this.cacheOnUse = new OnFirstUse(async () => {
+      const key = await keyOf();
       return openCache({
         file: cacheFileOf(deps.dataDir, accountId),
+        key: key?.databaseKey(),
         nativeBinding: deps.sqliteBinding,
       });
     });
     this.audioOnUse = new OnFirstUse(async () => {
-      await ready;
-      return AudioCache.open({ folder: audioFolderOf(deps.dataDir, accountId) });
+      const key = await keyOf();
+      return AudioCache.open({ folder: audioFolderOf(deps.dataDir, accountId), key });
     });
     // Closed in the reverse order of these lines: what uses the caches before the caches.
     this.closables.add('the cache', async () => (await this.cacheOnUse.opened())?.close());
@@ -106,6 +157,49 @@ export class AccountScope {
       log: deps.log,
     });
     this.closables.add('the follows', () => this.follower.stopAll());
+  }
+
+  /**
+   * The account's key: kept in the keychain beside its API key (made on first use), or
+   * CacheLockedError when the data on disk was sealed with a key this computer cannot give.
+   */
+  private async unlock(): Promise<AccountKey> {
+    const { dataDir, accounts } = this.deps;
+    const { id, organizationName } = this.account;
+    try {
+      const key = await unlockAccount({
+        stored: () => accounts.cacheKey(id),
+        keep: (bytes) => accounts.keepCacheKey(id, bytes),
+        sealedData: holdsSealedData(dataDir, id),
+        keyCheckFile: keyCheckFileOf(dataDir, id),
+        organizationName,
+      });
+      this.tellLocked(null);
+      return key;
+    } catch (error) {
+      if (error instanceof CacheLockedError) this.tellLocked(error.reason);
+      throw error;
+    }
+  }
+
+  private tellLocked(reason: LockReason | null): void {
+    if (reason === this.lockedFor || this.closed) return;
+    this.lockedFor = reason;
+    const { id, organizationName } = this.account;
+    this.deps.emit('cache.locked', reason && { accountId: id, organizationName, reason });
+  }
+
+  /** Whether the account's data is locked (its key gone or another), and why; null if not. */
+  async locked(): Promise<LockedCache | null> {
+    if (this.deps.atRest === 'plain') return null;
+    try {
+      await this.keyOnUse.get();
+      return null;
+    } catch (error) {
+      if (!(error instanceof CacheLockedError)) throw error;
+      const { id, organizationName } = this.account;
+      return { accountId: id, organizationName, reason: error.reason };
+    }
   }
 
   /** The account's cache, opened on first use. */
@@ -129,12 +223,8 @@ export class AccountScope {
       const client = await this.deps.service.client();
       // Closed while these were opened (another account is active): the client may be its.
       if (this.closed) return;
-      this.runner.start(cache, client, this.organizationId);
-    })().catch((error: unknown) =>
-      this.deps.log(
-        `sync did not start: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    );
+      this.runner.start(cache, client, this.account.organizationId);
+    })().catch((error: unknown) => this.deps.log(`sync did not start: ${messageOf(error)}`));
     return this.runner.current;
   }
 
@@ -162,7 +252,10 @@ interface AccountDataHolder {
 }
 
 export interface AccountScopesDeps extends AccountScopeDeps {
-  accounts: Pick<AccountService, 'active' | 'list' | 'onActiveChange'>;
+  accounts: Pick<
+    AccountService,
+    'active' | 'list' | 'onActiveChange' | 'cacheKey' | 'keepCacheKey' | 'shredCacheKey'
+  >;
   /**
    * What else removing an account deletes, in this order, after its scope's own files (its
    * cache, its audio): the areas that keep an account's data (its unfinished exports, …).
@@ -201,8 +294,7 @@ export class AccountScopes {
     if (this.current?.accountId !== account.id) {
       this.retire();
       this.current = new AccountScope(
-        account.id,
-        account.organizationId,
+        account,
         this.deps,
         this.closing.get(account.id) ?? Promise.resolve(),
       );
@@ -216,16 +308,53 @@ export class AccountScopes {
   }
 
   /**
-   * Deletes what this computer holds of a removed account: its scope is closed first, then its
-   * cache (with the WAL) and its audio are deleted, then what each holder keeps of it. Clinical
-   * data does not outlive the account on this computer.
+   * Deletes what this computer holds of a removed account: its key is destroyed first (the
+   * removal did; again here, for any caller), so whatever is left of the files — on this disk,
+   * or in what an SSD keeps of deleted blocks — is unreadable; then its scope is closed, its
+   * cache (with the WAL) and its audio deleted, then what each holder keeps of it. Clinical data
+   * does not outlive the account on this computer.
    */
   async forget(accountId: string): Promise<void> {
+    try {
+      this.deps.accounts.shredCacheKey(accountId);
+    } catch (error) {
+      // The keychain cannot be reached: the removal remembered the account to delete its keys
+      // at the next start that finds the keychain (AccountService.remove).
+      this.deps.log(`the key of a removed account's data: ${messageOf(error)}`);
+    }
     if (this.current?.accountId === accountId) this.retire();
     await this.closing.get(accountId);
-    await deleteCacheFiles(cacheFileOf(this.deps.dataDir, accountId));
-    await rm(audioFolderOf(this.deps.dataDir, accountId), { recursive: true, force: true });
+    await deleteAccountData(this.deps.dataDir, accountId);
     for (const holder of this.deps.holders) await holder.forgetAccount(accountId);
+  }
+
+  /** Whether the active account's data is locked (null with no account, or when it is not). */
+  async locked(): Promise<LockedCache | null> {
+    if (!this.deps.accounts.list().some((account) => account.active)) return null;
+    return this.active().locked();
+  }
+
+  /**
+   * The user agreed to start the active account's offline copy again: its locked data (sealed
+   * with a key this computer cannot give) is deleted, the key it has (another one, if any) is
+   * destroyed, and a new copy opens with a new key and syncs from the clinic service. What only
+   * that copy held — the ranges created here, review marks, speaker names — goes with it.
+   */
+  async startFresh(accountId: string): Promise<void> {
+    const scope = this.active();
+    if (scope.accountId !== accountId)
+      throw new AppError('not_found', 'That clinic is not the active account any more.');
+    if (!(await scope.locked()))
+      throw new AppError(
+        'conflict',
+        'This clinic’s offline copy is readable: nothing to start again.',
+      );
+    this.retire();
+    await this.closing.get(accountId);
+    this.deps.accounts.shredCacheKey(accountId);
+    await deleteAccountData(this.deps.dataDir, accountId);
+    this.deps.emit('cache.locked', null);
+    this.active().startSync();
   }
 
   /** Closes the open scope (the app is quitting) and waits for every scope still closing. */
@@ -247,9 +376,7 @@ export class AccountScopes {
     const closing = scope
       .close()
       .catch((error: unknown) =>
-        this.deps.log(
-          `the account's data did not close: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+        this.deps.log(`the account's data did not close: ${messageOf(error)}`),
       );
     const closed = Promise.all([this.closing.get(scope.accountId), closing]).then(() => undefined);
     this.closing.set(scope.accountId, closed);

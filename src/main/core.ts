@@ -72,6 +72,12 @@ export interface CoreOptions extends ShellCapabilities {
   resourcesDir?: string;
   /** The SQLite addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
+  /**
+   * How the accounts' caches are kept: sealed under each account's key (the default; the app
+   * always) or in the clear as before issue 30 — the benchmarks' baseline and the test that
+   * shows what that gives away. No shell sets it.
+   */
+  atRest?: 'sealed' | 'plain';
   log?: (message: string) => void;
 }
 
@@ -244,6 +250,7 @@ export function createCore(options: CoreOptions): Core {
   const scopes: AccountScopes = new AccountScopes({
     accounts,
     dataDir: options.dataDir,
+    atRest: options.atRest ?? 'sealed',
     sqliteBinding: options.sqliteBinding,
     service,
     conversations,
@@ -287,6 +294,8 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     sync: () => scopes.active().startSync(),
     syncStatus: () => scopes.syncStatus(),
+    cacheLocked: () => scopes.locked(),
+    startFreshCache: (accountId) => scopes.startFresh(accountId),
     hub,
     timedTranscripts,
     speakerNames,

@@ -20,8 +20,15 @@ export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
 
 /**
+ * Where the check of an account's key lies (at-rest/unlock.ts): beside its cache, and deleted
+ * with it (deleteCacheFiles).
+ */
+export const keyCheckFileOf = (dataDir: string, accountId: string): string =>
+  `${cacheFileOf(dataDir, accountId)}.keycheck`;
+
+/**
  * Deletes a closed cache's file with its WAL, shared memory and rollback journal, the copies of
- * it moved aside as damaged, and a sealing copy a killed conversion left.
+ * it moved aside as damaged, a sealing copy a killed conversion left, and its key's check.
  */
 export async function deleteCacheFiles(file: string): Promise<void> {
   const dir = dirname(file);

@@ -4,7 +4,7 @@ import type { ConversationChange } from './conversations';
 import type { AudioProgress } from './audio';
 import type { ExportProgressEvent } from './export';
 import type { ReviewNotification } from './review';
-import type { SyncStatus } from './sync';
+import type { LockedCache, SyncStatus } from './sync';
 
 /**
  * The events main pushes to the renderer. Schema-free (the renderer and the preload import the
@@ -15,6 +15,8 @@ export interface IpcEvents {
   'connection.changed': ConnectionStatus;
   'audio.progress': AudioProgress;
   'sync.changed': SyncStatus;
+  /** The active account's offline copy was found locked (its key gone), or no longer is. */
+  'cache.locked': LockedCache | null;
   'export.progress': ExportProgressEvent;
   /** A followed conversation changed (conversations.follow). */
   'conversation.changed': ConversationChange;
@@ -35,6 +37,7 @@ const EVENT_TABLE = {
   'connection.changed': true,
   'audio.progress': true,
   'sync.changed': true,
+  'cache.locked': true,
   'export.progress': true,
   'conversation.changed': true,
   'review.changed': true,
