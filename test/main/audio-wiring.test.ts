@@ -205,6 +205,34 @@ describe('audio in the app', () => {
       ),
     ).toBe(true);
   });
+
+  it('refuses a cached recording whose chunk changed on disk, never plays it, and fetches it anew', async () => {
+    const accounts = await core.rpc.invoke('accounts.list', {});
+    const account = (accounts as { ok: true; value: { id: string }[] }).value[0]!.id;
+    const key = AccountKey.from(Buffer.from(keychain.get(cacheKeyEntry(account))!, 'base64'));
+    const files = audioFilesOf(join(folder, 'data', 'audio', account), key, labelId);
+    expect((await core.rpc.invoke('audio.prepare', { labelId })).ok).toBe(true);
+    expect(unsealBytes(key, readFileSync(files.audio)).equals(serviceBytes)).toBe(true);
+    // A byte of its first chunk changed on disk (a disk's fault, or someone's).
+    const sealed = readFileSync(files.audio);
+    sealed[64 + 100]! ^= 0x01;
+    writeFileSync(files.audio, sealed);
+
+    const refused = await core.media({ method: 'GET', headers: {} }, labelId);
+    expect(refused.status).toBe(500);
+    const said: Buffer[] = [];
+    for await (const chunk of refused.body!) said.push(Buffer.from(chunk as string | Buffer));
+    expect(Buffer.concat(said).toString()).toMatch(
+      /failed its integrity check, so it was not played/,
+    );
+    expect(Buffer.concat(said).includes(serviceBytes.subarray(0, 12))).toBe(false);
+    // Out of the cache: played again, it comes from the service, whole and right.
+    expect(existsSync(files.audio)).toBe(false);
+    const again = await core.rpc.invoke('audio.prepare', { labelId });
+    expect(again).toMatchObject({ ok: true, value: { complete: false } });
+    await vi.waitFor(() => expect(existsSync(files.audio)).toBe(true), { timeout: 10_000 });
+    expect(unsealBytes(key, readFileSync(files.audio)).equals(serviceBytes)).toBe(true);
+  });
 });
 
 describe('audio a service mislabels (issue 26)', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -92,7 +92,7 @@ describe.each(['seed', 'field'] as const)(
       await call('review.mark', { records: [labelId], conversations: [], reviewed: true });
       const live = scan(dataDir);
       await core.close();
-      return { live, closed: scan(dataDir) };
+      return { dataDir, live, closed: scan(dataDir) };
     }
 
     /** Which needle each file holds, and which file names say something. */
@@ -129,6 +129,40 @@ describe.each(['seed', 'field'] as const)(
           expect(files.length, needle).toBeGreaterThan(0);
         expect(names.length).toBeGreaterThan(0);
       }
+    }, 90_000);
+
+    it('in the clear from an earlier version, then opened by this one: sealed, nothing left readable', async () => {
+      const { dataDir } = await session('plain');
+      const core = createCore({
+        dataDir,
+        shell: 'browser',
+        version: 'test',
+        keychain: new SessionSecretStore(),
+        log: () => undefined,
+      });
+      const { call } = ipcCalls(() => core);
+      try {
+        await call('accounts.add', {
+          baseUrl: svc.baseUrl,
+          apiKey: svc.credentials.primary.apiKey,
+        });
+        // What the earlier version kept reads as before: the cache sealed first, the audio in
+        // the background (the recording asked for, at once).
+        expect((await call('search', { query: 'tennis ball' })).length).toBeGreaterThan(0);
+        const speakers = await call('speakers.get', { labelId });
+        expect(JSON.stringify(speakers)).toContain(SPEAKER);
+        expect((await call('review.record', { labelId })).reviewed).toMatchObject({
+          state: 'current',
+        });
+        expect(await call('audio.prepare', { labelId })).toMatchObject({ complete: true });
+        const clear = join(dataDir, 'audio', readdirSync(join(dataDir, 'audio'))[0]!, 'files');
+        await vi.waitUntil(() => !existsSync(clear), { timeout: 30_000, interval: 50 });
+      } finally {
+        await core.close();
+      }
+      const { found, names } = scan(dataDir);
+      for (const [needle, files] of Object.entries(found)) expect(files, needle).toEqual([]);
+      expect(names).toEqual([]);
     }, 90_000);
   },
 );
