@@ -257,6 +257,31 @@ try {
     await healthy.close();
     await failing.close();
   }
+
+  // Data on this computer (issue 29): a recording kept, the text set to a day, the preview of
+  // the next cleanup.
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (record) {
+    await page.goto(`${origin}/#record/${record.id}`);
+    await page.getByRole('checkbox', { name: 'Keep on this computer' }).check();
+  }
+  await page.goto(`${origin}/#settings/data`);
+  const text = page.getByRole('combobox', { name: 'Text' });
+  await page.getByRole('button', { name: 'Remove now' }).and(page.locator(':enabled')).waitFor();
+  await text.selectOption({ label: '1 day' });
+  await page
+    .locator('dl[aria-label="What the next cleanup removes"] dd')
+    .first()
+    .filter({ hasText: /^[1-9]/ })
+    .waitFor();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(200);
+    await page.screenshot({
+      path: join(out, `data-on-this-computer-${scheme}.png`),
+      fullPage: true,
+    });
+  }
 } finally {
   await browser.close();
   await shell.stop();

@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EventName, IpcEvents, LockedCache, LockReason, SyncStatus } from '../shared/ipc';
+import type {
+  EventName,
+  IpcEvents,
+  LockedCache,
+  LockReason,
+  RemovedEverything,
+  SyncStatus,
+} from '../shared/ipc';
+import type { RetentionSettings } from '../shared/retention';
 import type { AccountService } from './accounts/accounts';
 import type { StoredAccount } from './accounts/account-store';
 import type { AccountKey } from './at-rest/account-key';
@@ -10,6 +18,7 @@ import type { ActiveService } from './connection/active-service';
 import { AudioCache } from './audio/audio-cache';
 import {
   cacheFileOf,
+  cacheFilesOf,
   deleteCacheFiles,
   isPlainSqlite,
   keyCheckFileOf,
@@ -20,15 +29,16 @@ import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
 import { AppError } from './base/errors';
+import { CleanupRunner, type CleanupSchedule } from './retention/runner';
 import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
 /**
  * What lives as long as an account is open — the active one: its key, its cache, its audio
- * cache, its background sync and the conversations it follows. A scope opens them (the key and
- * the caches on first use) and closes them together, in order: the follows and the sync first
- * (they use the caches), then the audio cache, then the cache. When another account becomes
- * active its scope closes and the new account's opens; removing an account destroys its key,
- * closes its scope, then deletes its data.
+ * cache, its background sync, its cleanup and the conversations it follows. A scope opens them
+ * (the key and the caches on first use) and closes them together, in order: the follows, the
+ * cleanup and the sync first (they use the caches), then the audio cache, then the cache. When
+ * another account becomes active its scope closes and the new account's opens; removing an
+ * account, or everything of it, destroys its key, closes its scope, then deletes its data.
  */
 
 export interface AccountScopeDeps {
@@ -52,6 +62,12 @@ export interface AccountScopeDeps {
   syncEnded(result: SyncResult): void;
   /** The account's service first answered: partly cached audio goes on filling. */
   resumeAudio(): Promise<void>;
+  /** How long the account keeps its data (its sync and its cleanups follow it). */
+  retention(accountId: string): RetentionSettings;
+  /** The records the account's running exports read (a cleanup leaves them). */
+  recordsInUse(accountId: string): string[];
+  /** When cleanups run by themselves (the shells give the app's); without one, when asked. */
+  cleanupSchedule?: CleanupSchedule;
   log(message: string): void;
 }
 
@@ -63,10 +79,22 @@ const closedScope = () => new AppError('cancelled', 'Another clinic account beca
 /** An account's audio cache folder under the app's data folder. */
 const audioFolderOf = (dataDir: string, accountId: string) => join(dataDir, 'audio', accountId);
 
-/** Deletes what this computer keeps of an account: its cache (with its key's check), its audio. */
-async function deleteAccountData(dataDir: string, accountId: string): Promise<void> {
-  await deleteCacheFiles(cacheFileOf(dataDir, accountId));
-  await rm(audioFolderOf(dataDir, accountId), { recursive: true, force: true });
+/**
+ * Deletes what this computer keeps of an account: its cache (with its key's check), its audio;
+ * answers what it deleted.
+ */
+async function deleteAccountData(dataDir: string, accountId: string): Promise<RemovedEverything> {
+  const cacheFile = cacheFileOf(dataDir, accountId);
+  const audioFolder = audioFolderOf(dataDir, accountId);
+  const cacheFiles = await sizesOf(cacheFilesOf(cacheFile));
+  const audioFiles = await sizesOf(await filesUnder(audioFolder));
+  await deleteCacheFiles(cacheFile);
+  await rm(audioFolder, { recursive: true, force: true });
+  return {
+    files: cacheFiles.length + audioFiles.length,
+    textBytes: sum(cacheFiles),
+    audioBytes: sum(audioFiles),
+  };
 }
 
 /** Whether data sealed with the account's key lies on disk: an encrypted cache, sealed audio. */
@@ -105,6 +133,7 @@ class OnFirstUse<T> {
 export class AccountScope {
   readonly accountId: string;
   readonly follower: ConversationFollower;
+  readonly cleanup: CleanupRunner;
   private readonly runner: SyncRunner;
   private readonly closables = new Closables();
   private readonly keyOnUse: OnFirstUse<AccountKey>;
@@ -149,6 +178,16 @@ export class AccountScope {
     this.closables.add('the audio cache', async () => (await this.audioOnUse.opened())?.close());
     this.runner = new SyncRunner((status) => deps.emit('sync.changed', status), deps.syncEnded);
     this.closables.add('the sync', () => this.runner.stop());
+    this.cleanup = new CleanupRunner({
+      cache: () => this.cache(),
+      audioCache: () => this.audioCache(),
+      settings: () => deps.retention(accountId),
+      spare: () => deps.recordsInUse(accountId),
+      report: (status) => deps.emit('retention.changed', status),
+      log: deps.log,
+    });
+    if (deps.cleanupSchedule) this.cleanup.schedule(deps.cleanupSchedule);
+    this.closables.add('the cleanup', () => this.cleanup.stop());
     this.follower = new ConversationFollower({
       service: deps.service,
       conversations: deps.conversations,
@@ -223,7 +262,8 @@ export class AccountScope {
       const client = await this.deps.service.client();
       // Closed while these were opened (another account is active): the client may be its.
       if (this.closed) return;
-      this.runner.start(cache, client, this.account.organizationId);
+      const { textDays } = this.deps.retention(this.accountId);
+      this.runner.start(cache, client, this.account.organizationId, textDays ?? undefined);
     })().catch((error: unknown) => this.deps.log(`sync did not start: ${messageOf(error)}`));
     return this.runner.current;
   }
@@ -239,7 +279,7 @@ export class AccountScope {
     void this.deps.resumeAudio().catch(() => undefined);
   }
 
-  /** Stops the follows and the sync, then closes the audio cache and the cache. */
+  /** Stops the follows, the cleanup and the sync, then closes the audio cache and the cache. */
   close(): Promise<void> {
     this.closed = true;
     return this.closables.close();
@@ -308,24 +348,42 @@ export class AccountScopes {
   }
 
   /**
-   * Deletes what this computer holds of a removed account: its key is destroyed first (the
-   * removal did; again here, for any caller), so whatever is left of the files — on this disk,
-   * or in what an SSD keeps of deleted blocks — is unreadable; then its scope is closed, its
-   * cache (with the WAL) and its audio deleted, then what each holder keeps of it. Clinical data
-   * does not outlive the account on this computer.
+   * Remove everything of this clinic from this computer (Settings' "Remove everything", and
+   * the account's removal after it): its cache key is destroyed first — crypto-shredding: what
+   * is left of the files, on this disk or in what an SSD keeps of deleted blocks, is unreadable
+   * from then on — then its scope is closed, its cache (with the WAL, any damaged copy and the
+   * key's check) and its audio are deleted, then what each holder keeps of it (its unfinished
+   * exports, the comments posted from here…). The account, when it stays, keeps its settings;
+   * its next scope opens once the deletion is done, with a new key. Answers what was deleted.
+   *
+   * A keychain out of reach refuses a removal of an account that stays (keychain_unavailable,
+   * nothing deleted: the key must not outlive the data it sealed); for a removed account the
+   * removal has remembered its keys, deleted at the next start that reaches the keychain.
    */
-  async forget(accountId: string): Promise<void> {
+  removeEverything(accountId: string): Promise<RemovedEverything> {
     try {
       this.deps.accounts.shredCacheKey(accountId);
     } catch (error) {
-      // The keychain cannot be reached: the removal remembered the account to delete its keys
-      // at the next start that finds the keychain (AccountService.remove).
+      if (this.deps.accounts.list().some((account) => account.id === accountId))
+        return Promise.reject(error as Error);
       this.deps.log(`the key of a removed account's data: ${messageOf(error)}`);
     }
     if (this.current?.accountId === accountId) this.retire();
-    await this.closing.get(accountId);
-    await deleteAccountData(this.deps.dataDir, accountId);
-    for (const holder of this.deps.holders) await holder.forgetAccount(accountId);
+    const earlier = this.closing.get(accountId);
+    const removal = (async () => {
+      await earlier;
+      const removed = await deleteAccountData(this.deps.dataDir, accountId);
+      for (const holder of this.deps.holders) await holder.forgetAccount(accountId);
+      return removed;
+    })();
+    this.holdUntil(
+      accountId,
+      removal.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return removal;
   }
 
   /** Whether the active account's data is locked (null with no account, or when it is not). */
@@ -378,10 +436,38 @@ export class AccountScopes {
       .catch((error: unknown) =>
         this.deps.log(`the account's data did not close: ${messageOf(error)}`),
       );
-    const closed = Promise.all([this.closing.get(scope.accountId), closing]).then(() => undefined);
-    this.closing.set(scope.accountId, closed);
-    void closed.then(() => {
-      if (this.closing.get(scope.accountId) === closed) this.closing.delete(scope.accountId);
+    this.holdUntil(
+      scope.accountId,
+      Promise.all([this.closing.get(scope.accountId), closing]).then(() => undefined),
+    );
+  }
+
+  /** The account's next scope opens its files once `done` (a close, a deletion) settles. */
+  private holdUntil(accountId: string, done: Promise<void>): void {
+    this.closing.set(accountId, done);
+    void done.then(() => {
+      if (this.closing.get(accountId) === done) this.closing.delete(accountId);
     });
   }
 }
+
+/** Every file under a folder (none when it does not exist). */
+async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** The sizes of the files that exist among `paths`. */
+async function sizesOf(paths: readonly string[]): Promise<number[]> {
+  const sizes = await Promise.all(
+    paths.map((path) =>
+      stat(path).then(
+        (s) => s.size,
+        () => null,
+      ),
+    ),
+  );
+  return sizes.filter((size): size is number => size !== null);
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

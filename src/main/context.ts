@@ -17,6 +17,7 @@ import type { TimedTranscripts } from './recordings/timed-transcripts';
 import type { Review } from './review/review';
 import type { SignOffs } from './review/sign-off';
 import type { PatientSuggestions } from './review/suggestions';
+import type { Retention } from './retention/retention';
 
 /**
  * Everything core.ts builds for the handlers, as one object. Each area's handler module takes
@@ -30,9 +31,11 @@ export interface CoreContext {
   accounts: AccountService;
   /**
    * Deletes what this computer holds of a removed account: its scope closed, then its cache,
-   * audio and unfinished exports (AccountScopes.forget, account-scope.ts).
+   * audio and unfinished exports (AccountScopes.removeEverything, account-scope.ts).
    */
   forgetAccountData(accountId: string): Promise<void>;
+  /** How long the active clinic's data stays here; kept records; removing it. */
+  retention: Retention;
   demo: DemoClinic;
   emit<E extends EventName>(event: E, payload: IpcEvents[E]): void;
   /** The active account's service: calls, reads with cached data, the connection status. */

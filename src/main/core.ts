@@ -32,6 +32,7 @@ import { hubHandlers } from './handlers/hub';
 import { recordingHandlers } from './handlers/recordings';
 import { reviewHandlers } from './handlers/review';
 import { speakerHandlers } from './handlers/speakers';
+import { retentionHandlers } from './handlers/retention';
 import { syncHandlers } from './handlers/sync';
 import { Hub } from './hub/hub';
 import { defaultExportFolder } from './base/paths';
@@ -45,6 +46,8 @@ import { PatientSuggestions } from './review/suggestions';
 import { nameFromEmail } from '../shared/accounts/names';
 import { isApiError } from './service-client/errors';
 import { AppError } from './base/errors';
+import { Retention } from './retention/retention';
+import type { CleanupSchedule } from './retention/runner';
 import { createRpcRouter, type RpcRouter } from './rpc';
 import {
   connectService,
@@ -78,6 +81,11 @@ export interface CoreOptions extends ShellCapabilities {
    * shows what that gives away. No shell sets it.
    */
   atRest?: 'sealed' | 'plain';
+  /**
+   * When the active account's cleanup runs by itself: both shells give the app's (at start and
+   * daily, retention/runner.ts). Without one it runs only when asked ("Remove now"; tests).
+   */
+  cleanupSchedule?: CleanupSchedule;
   log?: (message: string) => void;
 }
 
@@ -265,10 +273,17 @@ export function createCore(options: CoreOptions): Core {
           log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
         );
       // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
-      if (result.outcome === 'complete') void signOffs.refresh().catch(() => review.refresh());
-      else void review.refresh().catch(() => undefined);
+      // Either may fail once the app is closing (the account's cache is gone): nothing to show then.
+      const queueRead =
+        result.outcome === 'complete'
+          ? signOffs.refresh().catch(() => review.refresh())
+          : review.refresh();
+      void queueRead.catch(() => undefined);
     },
     resumeAudio: () => audio.resumePartials(),
+    retention: (accountId) => accounts.retentionOf(accountId),
+    recordsInUse: (accountId) => exports.recordsInUse(accountId),
+    cleanupSchedule: options.cleanupSchedule,
     // What removing an account deletes besides its cache and audio: its running exports and
     // their journals, its follow-up comments, and what the hosting shell keeps of it (the
     // browser shell's Chromium cache).
@@ -299,7 +314,19 @@ export function createCore(options: CoreOptions): Core {
     hub,
     timedTranscripts,
     speakerNames,
-    forgetAccountData: (accountId) => scopes.forget(accountId),
+    forgetAccountData: async (accountId) => {
+      await scopes.removeEverything(accountId);
+    },
+    retention: new Retention({
+      accounts,
+      cache,
+      audioCache: () => scopes.active().audioCache(),
+      cleanup: () => scopes.active().cleanup,
+      recordsInUse: (accountId) => exports.recordsInUse(accountId),
+      sync: () => void scopes.active().startSync(),
+      record: (labelId) => recordings.get(labelId),
+      removeEverything: (accountId) => scopes.removeEverything(accountId),
+    }),
     recordings,
     conversations,
     conversationFollower: { follow: (ref) => scopes.active().follower.follow(ref) },
@@ -325,6 +352,7 @@ export function createCore(options: CoreOptions): Core {
       ...followUpHandlers(context),
       ...adminHandlers(context),
       ...reviewHandlers(context),
+      ...retentionHandlers(context),
     },
     translateServiceError,
     log,

@@ -143,6 +143,17 @@ describe.skipIf(problem !== undefined)(
         },
       ],
       [
+        'data on this computer',
+        async () => {
+          await page.goto(`${origin}/#settings/data`);
+          await heading('Data on this computer');
+          await page
+            .getByRole('button', { name: 'Remove now' })
+            .and(page.locator(':enabled'))
+            .waitFor();
+        },
+      ],
+      [
         'webhooks',
         async () => {
           await page.goto(`${origin}/#settings/webhooks`);
@@ -301,6 +312,26 @@ describe.skipIf(problem !== undefined)(
       await page.getByRole('dialog', { name: /^Edit board/ }).waitFor();
       expect(await violations(page)).toEqual([]);
       await page.keyboard.press('Escape');
+    }, 60_000);
+
+    it('data on this computer with a kept recording, and removing everything asked first', async () => {
+      const { organizationId } = app.demo.credentials.primary;
+      const { body: labels } = await app.demo.get<Label[]>(
+        `/organizations/${organizationId}/labels?types=DictationAudio&limit=1`,
+      );
+      await app.invoke('retention.keep', { labelId: labels[0]!.id, keep: true });
+      await page.goto(`${origin}/#settings/data`);
+      await page.getByRole('button', { name: /^Stop keeping the Dictation of/ }).waitFor();
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await violations(page)).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.getByRole('button', { name: 'Remove everything…' }).click();
+      await page.getByRole('dialog', { name: /^Remove everything of/ }).waitFor();
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await app.invoke('retention.keep', { labelId: labels[0]!.id, keep: false });
     }, 60_000);
 
     it('the new webhook form', async () => {

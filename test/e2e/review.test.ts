@@ -13,6 +13,7 @@ import {
   invokeOverShell,
   msOf,
   openAppOnDemoService,
+  regenerateNote,
   startShellProcess,
   type AppOnDemoService,
   type ShellProcess,
@@ -215,26 +216,15 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await expect.poll(focusedKey, WAIT).not.toBe(opened);
     }, 90_000);
 
-    it.skipIf(dialect === 'field')(
-      'a new transcript version brings a reviewed record back as updated (the sandbox control; the field dialect has none)',
-      async () => {
-        await openReview();
-        await invoke('review.mark', { records: [liveRecordId], conversations: [], reviewed: true });
-        await expect.poll(() => option(liveRecordId).count(), WAIT).toBe(0);
-        const response = await fetch(`${app.baseUrl}/sandbox/labels/${liveRecordId}/notes`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${app.credentials.primary.apiKey}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ type: 'Transcript' }),
-        });
-        expect(response.status).toBe(200);
-        await synced();
-        await option(liveRecordId).waitFor();
-        await expect(option(liveRecordId).textContent()).resolves.toContain('Updated');
-      },
-    );
+    it('a new transcript version brings a reviewed record back as updated', async () => {
+      await openReview();
+      await invoke('review.mark', { records: [liveRecordId], conversations: [], reviewed: true });
+      await expect.poll(() => option(liveRecordId).count(), WAIT).toBe(0);
+      await regenerateNote(app, dialect, liveRecordId, 'Transcript');
+      await synced();
+      await option(liveRecordId).waitFor();
+      await expect(option(liveRecordId).textContent()).resolves.toContain('Updated');
+    });
 
     it('keeps every mark across a restart, and lists and marks offline', async () => {
       await openReview();

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebVTTParser } from 'webvtt-parser';
-import { openServiceDatabase } from '../../src/service/db/database';
-import { LabelStore } from '../../src/service/db/label-store';
-import { sandboxNotesPath, type Label } from '../../src/shared/api';
+import type { Label } from '../../src/shared/api';
 import type { TimedLine } from '../../src/shared/record/timed-transcript';
 import { currentTranscript } from '../../src/shared/transcript';
 import { announceSkip } from '../support/skip';
@@ -15,6 +13,7 @@ import {
   DIALECTS,
   firstSync,
   openAppOnDemoService,
+  regenerateNote,
   invokeOverShell,
   startShellProcess,
   type AppOnDemoService,
@@ -258,7 +257,7 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
             : line,
         )
         .join('\n');
-      await regenerate(label.id, content);
+      await regenerateNote(app, dialect, label.id, 'Transcript', content);
       await open(label.id);
       const notice = page.getByRole('region', {
         name: 'Names carried over from the earlier version',
@@ -312,34 +311,5 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await search().fill('Tom Patel');
       await page.getByRole('link').filter({ hasText: 'Said by Tom Patel' }).first().waitFor();
     }, 120_000);
-
-    /** A new version of the record's transcript, as the service makes when it reprocesses. */
-    async function regenerate(labelId: string, content: string): Promise<void> {
-      if (dialect === 'seed') {
-        const response = await fetch(`${app.baseUrl}${sandboxNotesPath(labelId)}`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${app.credentials.primary.apiKey}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ type: 'Transcript', content }),
-        });
-        expect(response.status).toBe(200);
-        return;
-      }
-      // The field dialect has no sandbox (as the real service): the version goes into its store.
-      const db = openServiceDatabase(app.serviceDir);
-      try {
-        const at = Date.now() + 60_000;
-        new LabelStore(db).addNote(labelId, {
-          type: 'Transcript',
-          content,
-          createdMs: at,
-          timeMs: at,
-        });
-      } finally {
-        db.close();
-      }
-    }
   },
 );

@@ -11,7 +11,12 @@ import {
   type Page,
 } from 'playwright-core';
 import WebSocket from 'ws';
+import { openServiceDatabase } from '../../src/service/db/database';
+import { LabelStore } from '../../src/service/db/label-store';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
+import { EventLog } from '../../src/service/events/event-log';
+import { regenerateNote as regenerate } from '../../src/service/sandbox/regenerate';
+import { sandboxNotesPath } from '../../src/shared/api';
 import { findChromium } from '../../src/main/web/chromium';
 import { SHELL_RPC_PROTOCOL, SHELL_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/ipc';
 import { addDays, dateKey, localDate, type LocalDate } from '../../src/shared/timeline';
@@ -331,4 +336,42 @@ export async function showDay(page: Page, date: LocalDate): Promise<void> {
   const field = page.getByLabel('Date', { exact: true });
   await field.fill(dateKey(date));
   await field.dispatchEvent('change');
+}
+
+/**
+ * A new version of a record's note, as the service makes when it reprocesses one (a revision of
+ * the current note without `content`): the sandbox control in the seed dialect. The field dialect
+ * has none, as the real service has none, so there the same regeneration goes into the service's
+ * database from outside its process (SQLite's WAL lets it), its label_updated logged too.
+ */
+export async function regenerateNote(
+  app: AppOnDemoService,
+  dialect: Dialect,
+  labelId: string,
+  type: string,
+  content?: string,
+): Promise<void> {
+  if (dialect === 'seed') {
+    const response = await fetch(`${app.baseUrl}${sandboxNotesPath(labelId)}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${app.credentials.primary.apiKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ type, content }),
+    });
+    if (response.status !== 200) throw new Error(`regenerate: ${response.status}`);
+    return;
+  }
+  const db = openServiceDatabase(app.serviceDir);
+  try {
+    regenerate(
+      { db, labels: new LabelStore(db), events: new EventLog(db, Date.now), now: Date.now },
+      labelId,
+      type,
+      content,
+    );
+  } finally {
+    db.close();
+  }
 }

@@ -94,6 +94,8 @@ function world(holders: { forgetAccount(accountId: string): Promise<void> }[] = 
     emit: (event, payload) => events.push({ event, payload }),
     syncEnded: (result) => service.syncEnded(result),
     resumeAudio: async () => undefined,
+    retention: (accountId) => accounts.retentionOf(accountId),
+    recordsInUse: () => [],
     holders,
     log: (message) => logs.push(message),
   });
@@ -214,7 +216,7 @@ describe('the account scope', () => {
       await scope.follower.follow(await completedConversation());
 
       removal.accounts.remove(a.id);
-      await removal.scopes.forget(a.id);
+      await removal.scopes.removeEverything(a.id);
       expect(seen).toEqual([{ cacheThere: false, audioThere: false, followsLeft: 0 }]);
       expect(readdirSync(join(removal.dataDir, 'cache')).some((n) => n.startsWith(a.id))).toBe(
         false,

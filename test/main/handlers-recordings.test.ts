@@ -577,7 +577,7 @@ describe('export', () => {
       const beside = new Set(audio.map((name) => name.replace(/\.wav$/, '.txt')));
       expect(left.filter((name) => !name.endsWith('.wav') && !beside.has(name))).toEqual([]);
     } finally {
-      unmount();
+      await unmount();
     }
   });
 

@@ -80,7 +80,9 @@ type ReadOnlyChannel =
   | 'review.count'
   | 'review.record'
   | 'review.suggestions'
-  | 'review.settings';
+  | 'review.settings'
+  | 'retention.overview'
+  | 'retention.isKept';
 /** The others change something; the session calls those a user's day would. */
 const WRITE_CHANNELS = [
   'app.openExternal',
@@ -115,6 +117,10 @@ const WRITE_CHANNELS = [
   'review.mark',
   'review.signOff',
   'review.saveSettings',
+  'retention.setSettings',
+  'retention.removeNow',
+  'retention.removeEverything',
+  'retention.keep',
 ] as const satisfies readonly Exclude<ChannelName, ReadOnlyChannel>[];
 
 /** Every file under `folder`, recursively. */
@@ -291,6 +297,9 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
     await call('review.mark', { records: [first!.id], conversations: [], reviewed: true });
     await call('review.saveSettings', { signOff: true });
     await call('review.signOff', { labelId: second!.id });
+    await call('retention.keep', { labelId: first!.id, keep: true });
+    await call('retention.setSettings', { textDays: 30, audioDays: 7 });
+    await call('retention.removeNow', {});
 
     // A service that echoes the key in its errors: the renderer gets the message, not the key.
     proxy.inject(
@@ -357,6 +366,8 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'review.record': { labelId: first!.id },
       'review.suggestions': { labelId: first!.id },
       'review.settings': {},
+      'retention.overview': {},
+      'retention.isKept': { labelId: first!.id },
     };
     expect([...Object.keys(readOnly), ...WRITE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
     for (const [channel, input] of Object.entries(readOnly)) {

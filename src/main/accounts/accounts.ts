@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Identity } from '../../shared/api';
 import type { AccountSummary } from '../../shared/ipc';
+import { retentionOf, type RetentionSettings } from '../../shared/retention';
 import { isApiError } from '../service-client/errors';
 import { AppError } from '../base/errors';
 import { sessionAccountKey } from '../at-rest/account-key';
@@ -142,6 +143,8 @@ export class AccountService {
       expiresAt: identity.apiKey?.expiresAt ?? null,
       keyStorage,
       demo: input.demo ?? false,
+      // A new key for the same clinic keeps the clinic's choices.
+      ...(existing?.retention ? { retention: existing.retention } : {}),
     };
     this.update((state) => ({
       ...state,
@@ -252,7 +255,7 @@ export class AccountService {
 
   /**
    * Removes an account and deletes its keys, the cache key first (its data, deleted next by
-   * AccountScopes.forget, is unreadable from then on). A keychain that cannot be reached keeps
+   * AccountScopes.removeEverything, is unreadable from then on). A keychain that cannot be reached keeps
    * the keys: the removal goes on, the account's id is remembered, and the keys are deleted at
    * the next start or account change that finds the keychain (assertKeyDeleted says so).
    */
@@ -298,6 +301,20 @@ export class AccountService {
       throw new AppError('not_found', 'That account no longer exists.');
     this.update((state) => ({ ...state, activeId: id }));
     return this.list();
+  }
+
+  /** How long an account's data stays on this computer (the defaults until changed). */
+  retentionOf(id: string): RetentionSettings {
+    return retentionOf(this.store.accounts.find((a) => a.id === id)?.retention);
+  }
+
+  setRetention(id: string, settings: RetentionSettings): void {
+    if (!this.store.accounts.some((a) => a.id === id))
+      throw new AppError('not_found', 'That account no longer exists.');
+    this.update((state) => ({
+      ...state,
+      accounts: state.accounts.map((a) => (a.id === id ? { ...a, retention: settings } : a)),
+    }));
   }
 
   /** Refreshes the remembered identity of an account (organization name, entitlements, expiry). */

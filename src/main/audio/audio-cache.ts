@@ -95,12 +95,32 @@ export interface CachedAudio {
 interface IndexEntry {
   /** The record's name in the cache (sealed: an HMAC of its id; in the clear: its id). */
   name: string;
+  /**
+   * The record's id (in the sealed index only, when sealed). Null for a sealed file adopted
+   * after a crash came before its index entry was written: learnt at its first use (its name
+   * cannot be turned back into the id).
+   */
+  labelId: string | null;
   file: string;
   peaksFile: string | null;
   contentType: string;
   bytes: number;
   diskBytes: number;
   lastUsedAt: number;
+}
+
+/** A recording the cache holds audio of, for retention: its bytes and its record's start. */
+export interface HeldAudio {
+  /** Its name in the cache (what removeHeld removes). */
+  name: string;
+  /** Its record's id; null while the cache does not know it (IndexEntry.labelId). */
+  labelId: string | null;
+  /** Audio and peaks on disk (a partly cached recording: its bytes so far). */
+  bytes: number;
+  /** When its record started; null until told (`noteRecordStarts`). */
+  recordStartMs: number | null;
+  /** A player is reading it now: a cleanup leaves it for the next. */
+  playing: boolean;
 }
 
 export interface AudioCacheOptions {
@@ -138,6 +158,11 @@ export class AudioCache {
   >();
   /** Streams open, by name. */
   private readonly streams = new Map<string, AudioStream>();
+  /**
+   * When each cached recording started, by name, as the offline cache told it (retention ages
+   * audio by it, also after the record's text has gone from the offline cache).
+   */
+  private readonly recordStarts = new Map<string, number>();
   private readonly opening = new Map<string, Promise<AudioStream>>();
   private readonly scheduler = new FillScheduler<AudioStream>();
   private readonly filesDir: string;
@@ -210,6 +235,38 @@ export class AudioCache {
       this.partials.size +
       [...this.streams.keys()].filter((name) => !this.entries.has(name)).length;
     return { bytes, files: this.entries.size, partial, budgetBytes: this.budget };
+  }
+
+  /** Every recording the cache holds audio of (whole, partly cached or streaming). */
+  held(): HeldAudio[] {
+    const held = new Map<string, { labelId: string | null; bytes: number }>();
+    for (const [name, entry] of this.entries) held.set(name, entry);
+    for (const [name, partial] of this.partials) held.set(name, partial);
+    for (const [name, stream] of this.streams) {
+      if (!this.entries.has(name)) {
+        held.set(name, { labelId: stream.labelId, bytes: stream.progress().bytesDone });
+      }
+    }
+    return [...held].map(([name, { labelId, bytes }]) => ({
+      name,
+      labelId,
+      bytes: this.entries.get(name)?.diskBytes ?? bytes,
+      recordStartMs: this.recordStarts.get(name) ?? null,
+      playing: (this.streams.get(name)?.activeReaders ?? 0) > 0,
+    }));
+  }
+
+  /** Remembers when recordings started (those it holds), by record id, for retention. */
+  async noteRecordStarts(starts: Readonly<Record<string, number>>): Promise<void> {
+    const holds = new Set(this.held().map((audio) => audio.name));
+    let changed = false;
+    for (const [labelId, startMs] of Object.entries(starts)) {
+      const name = this.nameOf(labelId);
+      if (!holds.has(name) || this.recordStarts.get(name) === startMs) continue;
+      this.recordStarts.set(name, startMs);
+      changed = true;
+    }
+    if (changed) await this.writeIndex();
   }
 
   /** The cached audio of a label, marked as just used; undefined when it is not cached. */
@@ -343,6 +400,7 @@ export class AudioCache {
     });
     const entry: IndexEntry = {
       name,
+      labelId: file.labelId,
       file: fileName,
       peaksFile: peaks ? `${fileName}${PEAKS_SUFFIX}` : null,
       contentType: facts.contentType,
@@ -386,15 +444,25 @@ export class AudioCache {
     await this.writeIndex();
   }
 
-  /** Removes a label's audio, whole or partial. */
+  /** Removes a label's audio, whole or partial, with its peaks. */
   async remove(labelId: string): Promise<void> {
-    const name = this.nameOf(labelId);
+    await this.removeNamed(this.nameOf(labelId));
+  }
+
+  /** Removes audio the cache holds (held()), whole or partial, with its peaks. */
+  async removeHeld(audio: HeldAudio): Promise<void> {
+    await this.removeNamed(audio.name);
+  }
+
+  private async removeNamed(name: string): Promise<void> {
     await this.removePartial(name);
+    const hadStart = this.recordStarts.delete(name);
     const entry = this.entries.get(name);
-    if (!entry) return;
-    await this.removeFiles(entry);
-    this.entries.delete(name);
-    await this.writeIndex();
+    if (entry) {
+      await this.removeFiles(entry);
+      this.entries.delete(name);
+    }
+    if (entry || hadStart) await this.writeIndex();
   }
 
   async clear(): Promise<void> {
@@ -405,6 +473,7 @@ export class AudioCache {
       await this.removeFiles(entry);
       this.entries.delete(entry.name);
     }
+    this.recordStarts.clear();
     await this.writeIndex();
   }
 
@@ -430,6 +499,11 @@ export class AudioCache {
   }
 
   private view(labelId: string, entry: IndexEntry): CachedAudio {
+    if (entry.labelId === null) {
+      // Adopted without its id (IndexEntry.labelId): the id that found it is its own.
+      entry.labelId = labelId;
+      this.scheduleWrite();
+    }
     return {
       labelId,
       path: join(this.filesDir, entry.file),
@@ -473,6 +547,7 @@ export class AudioCache {
       } catch {
         continue; // in use or locked: try again at the next eviction
       }
+      this.recordStarts.delete(candidate.name);
       used -= candidate.bytes;
     }
   }
@@ -495,7 +570,8 @@ export class AudioCache {
   private writeIndex(): Promise<void> {
     const run = async () => {
       const entries = [...this.entries.values()];
-      const body = Buffer.from(JSON.stringify({ version: INDEX_VERSION, entries }));
+      const recordStarts = Object.fromEntries(this.recordStarts);
+      const body = Buffer.from(JSON.stringify({ version: INDEX_VERSION, entries, recordStarts }));
       const bytes = this.key ? this.key.seal(INDEX_PURPOSE, body) : body;
       // Not flushed to disk: the folder is the truth, and open() rebuilds what a power cut loses.
       await writeFileAtomic(this.indexPath, bytes, { durable: false }).catch((error: unknown) => {
@@ -506,23 +582,38 @@ export class AudioCache {
     return this.writing;
   }
 
-  /** The entries the index lists, by file name; none when it is missing or unreadable. */
-  private async readIndex(): Promise<Map<string, IndexEntry>> {
+  /**
+   * The entries the index lists, by file name, and the records' starts it keeps, by name; none
+   * when it is missing or unreadable.
+   */
+  private async readIndex(): Promise<{
+    listed: Map<string, IndexEntry>;
+    starts: Map<string, number>;
+  }> {
     const listed = new Map<string, IndexEntry>();
+    const starts = new Map<string, number>();
     try {
       const bytes = await readFile(this.indexPath);
       const text = this.key ? this.key.unseal(INDEX_PURPOSE, bytes) : bytes;
       const index = JSON.parse(text.toString('utf8')) as {
         version?: number;
         entries?: IndexEntry[];
+        recordStarts?: Record<string, unknown>;
       };
       if (index.version === INDEX_VERSION) {
-        for (const entry of index.entries ?? []) listed.set(entry.file, entry);
+        for (const entry of index.entries ?? []) {
+          // An index written before entries kept their id (in the clear the name is the id).
+          const labelId = entry.labelId ?? (this.key ? null : entry.name);
+          listed.set(entry.file, { ...entry, labelId });
+        }
+        for (const [name, startMs] of Object.entries(index.recordStarts ?? {})) {
+          if (typeof startMs === 'number') starts.set(name, startMs);
+        }
       }
     } catch {
-      // Missing or unreadable: rebuilt from the files.
+      // Missing or unreadable: rebuilt from the files (the starts are told again by a cleanup).
     }
-    return listed;
+    return { listed, starts };
   }
 
   /** A whole file the index does not list (a crash came between it and the index): adopted. */
@@ -545,15 +636,16 @@ export class AudioCache {
     } else {
       contentType = contentTypeForExtension(extname(fileName));
     }
+    // In the clear the name is the id; sealed, the id is learnt at the file's first use.
     const name = this.key
       ? fileName
       : fileName.slice(0, fileName.length - extname(fileName).length);
-    return { name, contentType, bytes, lastUsedAt: mtimeMs };
+    return { name, labelId: this.key ? null : name, contentType, bytes, lastUsedAt: mtimeMs };
   }
 
   /** Reads the index and makes it agree with the files on disk. */
   private async load(): Promise<void> {
-    const listed = await this.readIndex();
+    const { listed, starts } = await this.readIndex();
     const names = new Set(await readdir(this.filesDir));
     const maxAge = this.options.partialMaxAgeMs ?? 24 * 60 * 60 * 1000;
     const stateSuffix = this.key ? '.state' : '.json';
@@ -617,6 +709,11 @@ export class AudioCache {
         peaksFile,
         diskBytes: info.size + peaksBytes,
       });
+    }
+    for (const [name, startMs] of starts) {
+      if (this.entries.has(name) || this.partials.has(name)) {
+        this.recordStarts.set(name, startMs);
+      }
     }
   }
 }

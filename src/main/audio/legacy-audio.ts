@@ -26,6 +26,7 @@ const PLAIN_ID = /^[A-Za-z0-9-]{1,64}$/;
 /** What the cache learns of a sealed recording (its index entry). */
 export interface ConvertedAudio {
   name: string;
+  labelId: string | null;
   file: string;
   peaksFile: string | null;
   contentType: string;
@@ -152,6 +153,7 @@ export class LegacyAudio {
     const peaksBytes = hasPeaks ? (await stat(peaks)).size : 0;
     await this.deps.adopt({
       name,
+      labelId,
       file: name,
       peaksFile: hasPeaks ? `${name}.peaks` : null,
       contentType: contentTypeForExtension(extname(legacy.file)),

@@ -1,4 +1,5 @@
-import { readdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../base/worker-entry';
@@ -27,20 +28,25 @@ export const keyCheckFileOf = (dataDir: string, accountId: string): string =>
   `${cacheFileOf(dataDir, accountId)}.keycheck`;
 
 /**
- * Deletes a closed cache's file with its WAL, shared memory and rollback journal, the copies of
- * it moved aside as damaged, a sealing copy a killed conversion left, and its key's check.
+ * Every file of an account's cache: the database with its WAL, shared memory and rollback
+ * journal, the copies of it moved aside as damaged (clinical text of any age: a cleanup and
+ * "Remove everything" delete them too), a sealing copy a killed conversion left, and its key's
+ * check.
  */
-export async function deleteCacheFiles(file: string): Promise<void> {
+export function cacheFilesOf(file: string): string[] {
   const dir = dirname(file);
   const name = basename(file);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names
-      .filter(
-        (other) => other === name || other.startsWith(`${name}-`) || other.startsWith(`${name}.`),
-      )
-      .map((other) => rm(join(dir, other), { force: true })),
-  );
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter(
+      (other) => other === name || other.startsWith(`${name}-`) || other.startsWith(`${name}.`),
+    )
+    .map((other) => join(dir, other));
+}
+
+/** Deletes a closed cache's files (cacheFilesOf). */
+export async function deleteCacheFiles(file: string): Promise<void> {
+  await Promise.all(cacheFilesOf(file).map((path) => rm(path, { force: true })));
 }
 
 export interface CacheOptions {

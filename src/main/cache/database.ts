@@ -140,17 +140,22 @@ function salvage(file: string, options: CacheDatabaseOptions): Salvaged {
 const count = (salvaged: Salvaged, tables: SalvagedTable[]) =>
   tables.reduce((n, table) => n + (salvaged[table]?.length ?? 0), 0);
 
-/** Deletes the damaged copies moved aside earlier. */
-function removeDamagedCopies(file: string): void {
+/**
+ * The damaged copies of a cache moved aside (with their WAL and shared memory): they hold
+ * clinical text of any age, so a cleanup and "Remove everything" delete them too.
+ */
+export function damagedCopiesOf(file: string): string[] {
   const dir = dirname(file);
   const prefix = `${basename(file)}${CORRUPT_SUFFIX}`;
-  // Each copy with its WAL and shared memory.
-  const copies = new Set(
-    readdirSync(dir)
-      .filter((name) => name.startsWith(prefix))
-      .map((name) => join(dir, name.replace(/-(wal|shm)$/, ''))),
-  );
-  for (const copy of copies) for (const side of SIDE_FILES) rmSync(copy + side, { force: true });
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => join(dir, name));
+}
+
+/** Deletes the damaged copies moved aside earlier. */
+function removeDamagedCopies(file: string): void {
+  for (const copy of damagedCopiesOf(file)) rmSync(copy, { force: true });
 }
 
 /**
@@ -171,6 +176,12 @@ function moveAside(file: string, nowMs: number, options: CacheDatabaseOptions): 
 }
 
 function configure(db: Db): void {
+  // A new file gives freed pages back to the file system (the cleanup's incremental_vacuum), so
+  // the cache shrinks when old records go. Only possible before the file's first page: an
+  // existing cache keeps its mode and reuses its free pages instead.
+  if ((db.pragma('page_count', { simple: true }) as number) === 0) {
+    db.pragma('auto_vacuum = INCREMENTAL');
+  }
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last
   // transactions but never corrupts. Right for a cache.
@@ -178,6 +189,9 @@ function configure(db: Db): void {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
+  // Deleted rows and freed pages are overwritten with zeros, so removed text does not linger in
+  // the file's free space (retention; docs/security.md says what this does not cover).
+  db.pragma('secure_delete = ON');
   db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
 }
 
@@ -246,6 +260,9 @@ export function openCacheDatabase(
 export function openCacheReader(file: string, options: CacheDatabaseOptions = {}): Db {
   const db = connect(file, options, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  // This connection writes nothing; set anyway, so no connection to the file ever frees a page
+  // without zeroing it.
+  db.pragma('secure_delete = ON');
   const latest = (options.migrations ?? MIGRATIONS).at(-1)?.version ?? 0;
   if (schemaVersion(db) !== latest) {
     db.close();

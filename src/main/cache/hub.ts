@@ -9,6 +9,7 @@ import {
 } from '../../shared/api';
 import type { CreatedRange } from '../../shared/ipc';
 import { all, flag, get, run, upsert, type Db } from '../../node-common/sql';
+import { conversationAge } from './retention';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface ConversationRow {
@@ -48,6 +49,11 @@ export interface ConversationPageInput {
   /** The listing position of the page's first item. */
   startPosition: number;
   seenAt: number;
+  /**
+   * The text window's start (retention): a conversation older than this is stored without its
+   * transcript, as a cleanup leaves it. Absent: every transcript is kept.
+   */
+  textFromMs?: number;
   state?: SyncStateWrite;
 }
 
@@ -151,6 +157,22 @@ const sameConversation = (row: ConversationRow, c: Conversation) =>
 
 const TERMINAL_JSON = JSON.stringify(TERMINAL_STATUSES);
 
+const AGE_OF_LISTED = `SELECT ${conversationAge({
+  id: '@id',
+  startMs: '@startMs',
+  labelId: '@labelId',
+  firstSeenAt: 'coalesce((SELECT first_seen_at FROM conversations WHERE id = @id), @seenAt)',
+})} AS age`;
+
+/** A listed conversation's age (retention.ts), whether or not the cache holds it yet. */
+const ageOf = (db: Db, c: Conversation, seenAt: number): number =>
+  get<{ age: number }>(db, AGE_OF_LISTED, {
+    id: c.conversationId,
+    startMs: c.startMs ?? null,
+    labelId: c.labelId ?? null,
+    seenAt,
+  })!.age;
+
 /** The fetched windows of a device that intersect [startMs, endMs). */
 const coverageWithin = (db: Db, deviceId: string, startMs: number, endMs: number) =>
   all<{ start_ms: number; end_ms: number; fetched_at: number }>(
@@ -208,7 +230,13 @@ export const hubWrites = {
     return db.transaction(() => {
       let added = 0;
       let changed = 0;
-      page.items.forEach((conversation, index) => {
+      page.items.forEach((listed, index) => {
+        const conversation =
+          page.textFromMs !== undefined &&
+          listed.transcriptText !== '' &&
+          ageOf(db, listed, page.seenAt) < page.textFromMs
+            ? { ...listed, transcriptText: '' }
+            : listed;
         const before = get<ConversationRow>(
           db,
           `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`,
@@ -218,10 +246,11 @@ export const hubWrites = {
         else if (!sameConversation(before, conversation)) changed++;
         run(
           db,
-          `INSERT INTO conversations (${CONVERSATION_COLUMNS}, list_position, listed_in_walk, seen_at)
+          `INSERT INTO conversations (${CONVERSATION_COLUMNS}, list_position, listed_in_walk, seen_at,
+                                      first_seen_at)
            VALUES (@id, @deviceId, @status, @speechMinuteCount, @transcriptState, @isImportable,
                    @notImportableReason, @transcriptText, @startMs, @endMs, @labelId,
-                   @position, @walk, @seenAt)
+                   @position, @walk, @seenAt, @seenAt)
            ON CONFLICT (id) DO UPDATE SET ${CONVERSATION_UPDATE},
              list_position = excluded.list_position, listed_in_walk = excluded.listed_in_walk`,
           {
@@ -249,10 +278,12 @@ export const hubWrites = {
   storeConversation(db: Db, conversation: Conversation, seenAt: number): void {
     run(
       db,
-      `INSERT INTO conversations (${CONVERSATION_COLUMNS}, list_position, listed_in_walk, seen_at)
+      `INSERT INTO conversations (${CONVERSATION_COLUMNS}, list_position, listed_in_walk, seen_at,
+                                  first_seen_at)
        VALUES (@id, @deviceId, @status, @speechMinuteCount, @transcriptState, @isImportable,
                @notImportableReason, @transcriptText, @startMs, @endMs, @labelId,
-               (SELECT coalesce(min(list_position), 0) - 1 FROM conversations), 0, @seenAt)
+               (SELECT coalesce(min(list_position), 0) - 1 FROM conversations), 0, @seenAt,
+               @seenAt)
        ON CONFLICT (id) DO UPDATE SET ${CONVERSATION_UPDATE}`,
       { ...conversationParams(conversation), seenAt },
     );

@@ -2,6 +2,7 @@ import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
 import { reviewReads, reviewWrites } from './review';
+import { retentionReads, retentionWrites } from './retention';
 import { searchReads } from './search';
 import { speakerReads, speakerWrites } from './speakers';
 import { get, type Db } from '../../node-common/sql';
@@ -56,6 +57,7 @@ export const READS = {
   ...speakerReads,
   ...syncStateReads,
   ...statsReads,
+  ...retentionReads,
 };
 
 export const WRITES = {
@@ -65,6 +67,7 @@ export const WRITES = {
   ...syncStateWrites,
   ...reviewWrites,
   ...speakerWrites,
+  ...retentionWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any argument list is allowed here

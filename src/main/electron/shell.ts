@@ -4,6 +4,7 @@
 import type * as Electron from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
+import { DAILY_CLEANUP } from '../retention/runner';
 import { connectService } from '../service-client/connect';
 import { APP_ID } from './app-id';
 import { folderDialog, folderOpener } from './folders';
@@ -87,6 +88,7 @@ export async function startElectronShell(
       chooseFolder: folderDialog(dialog, () => window),
       openFolder: folderOpener(shell),
       resourcesDir: join(app.getAppPath(), 'resources'),
+      cleanupSchedule: DAILY_CLEANUP,
       sqliteBinding: sqliteBinding({
         isPackaged: app.isPackaged,
         resourcesPath: process.resourcesPath,

@@ -128,6 +128,15 @@ export class Exports {
     }
   }
 
+  /**
+   * The recordings the account's running exports read. An export reads them from the service
+   * (their audio through its own partial file in the user's folder), never from the caches; a
+   * cleanup still leaves them until the export has answered, so no export races one.
+   */
+  recordsInUse(accountId: string): string[] {
+    return this.runs.recordsInUse(accountId);
+  }
+
   async resume(exportId: string, journalId: string): Promise<ExportSummary> {
     const stopped = await this.unfinishedOfActive(journalId);
     // Main chose this folder (the user did, when the export began): checked and named again.
@@ -170,7 +179,8 @@ export class Exports {
   private async matchingIds(filter: LabelFilter, signal: AbortSignal): Promise<string[]> {
     const { value: ids } = await this.deps.service.read({
       fetch: async (service) => {
-        const found: string[] = [];
+        // A set: pages by offset over a list that grows at its newest end meanwhile repeat a row.
+        const found = new Set<string>();
         const organizationId = this.deps.accounts.active().account.organizationId;
         // Which recordings, not their order: an order only the cache has is left out.
         const { sortingProperty, ...matching } = filter;
@@ -184,15 +194,15 @@ export class Exports {
           { signal },
         );
         for await (const page of pages) {
-          checkExportSize(page.total ?? found.length + page.items.length);
+          checkExportSize(page.total ?? found.size + page.items.length);
           // Listing rows go to the cache as the sync's pages do.
           void this.deps
             .cache()
             .then((cache) => cache.write.storeLabelPage({ rows: page.items, seenAt: Date.now() }))
             .catch(() => undefined);
-          found.push(...page.items.map((label) => label.id));
+          for (const label of page.items) found.add(label.id);
         }
-        return found;
+        return [...found];
       },
       cached: async (read) => {
         const found: string[] = [];

@@ -61,6 +61,8 @@ interface Run {
   journalId: string;
   /** Until it answers (a summary or an error); then its folder may be opened. */
   running: boolean;
+  /** The recordings it exports, once known (a filter is paged through first). */
+  labelIds: readonly string[];
   /** Settles when it has answered. */
   settled: Promise<unknown>;
 }
@@ -181,6 +183,7 @@ export class ExportRuns {
       folder,
       journalId: 'resume' in start ? start.resume.header.journalId : exportId,
       running: true,
+      labelIds: [],
       settled: Promise.resolve(),
     };
     this.runs.set(exportId, run);
@@ -237,6 +240,7 @@ export class ExportRuns {
     try {
       const plan = await this.prepare(start, run);
       if (!plan) return { exportId, status: 'cancelled', folder, rows: [], manifestFiles: [] };
+      run.labelIds = plan.ids;
       const result = await exportLabels(plan.source, plan.ids, {
         folder,
         transcripts: plan.transcripts,
@@ -271,6 +275,13 @@ export class ExportRuns {
     } finally {
       run.running = false;
     }
+  }
+
+  /** The recordings the account's running exports export (a cleanup leaves them be). */
+  recordsInUse(accountId: string): string[] {
+    return [...this.runs.values()]
+      .filter((run) => run.running && run.accountId === accountId)
+      .flatMap((run) => run.labelIds);
   }
 
   /** Cancels every export still running and waits for each to clean up (the app is closing). */

@@ -52,6 +52,8 @@ export interface RunContext {
   /** Aborted by the caller, or by the run itself when it must stop (offline, failure). */
   signal: AbortSignal;
   startedAt: number;
+  /** Records starting before this are not brought into the cache (retention); undefined: all. */
+  textFromMs: number | undefined;
   progress: ProgressTracker;
   gate: RateGate;
   /** Calls the service through the rate-limit gate, with the run's signal. */

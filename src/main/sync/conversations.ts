@@ -10,7 +10,7 @@ import type { RunContext } from './context';
  * deletes what the service no longer lists.
  */
 
-const CONVERSATIONS_STREAM = 'conversations';
+export const CONVERSATIONS_STREAM = 'conversations';
 
 interface ConversationsState {
   /** The walk under way (when it began), or null between walks. */
@@ -78,6 +78,7 @@ export async function walkConversations(ctx: RunContext): Promise<void> {
       walk,
       startPosition: state.position,
       seenAt: now(),
+      ...(ctx.textFromMs === undefined ? {} : { textFromMs: ctx.textFromMs }),
       state: { stream: CONVERSATIONS_STREAM, value: next, at: now() },
     });
     ctx.progress.conversationsListed += page.items.length;

@@ -1,10 +1,10 @@
 import { ApiError, isApiError, serializeApiError } from '../service-client/errors';
 import { classify } from '../service-client/failures';
-import type { CacheReader } from '../cache';
+import type { CacheReader, CacheWriter } from '../cache';
 import { ProgressTracker, type RunContext, type Tuning } from './context';
-import { walkConversations } from './conversations';
+import { CONVERSATIONS_STREAM, walkConversations } from './conversations';
 import { defaultSleep, RateGate } from './gate';
-import { fetchLabel, scanWindow, walkHistory } from './labels';
+import { fetchLabel, HISTORY_STREAM, scanWindow, walkHistory } from './labels';
 import { NotesQueue } from './notes-queue';
 import type {
   RunOptions,
@@ -68,6 +68,16 @@ function outcomeOf(
   return { outcome: 'failed', error: errorOf(failure) };
 }
 
+/**
+ * Makes the next run walk the whole history and every conversation again, as a first run does:
+ * the clinic's text window grew (retention), and what the shorter one left out comes back.
+ */
+export async function walkAllAgain(write: CacheWriter, at: number): Promise<void> {
+  for (const stream of [HISTORY_STREAM, CONVERSATIONS_STREAM]) {
+    await write.saveSyncState({ stream, value: null, at });
+  }
+}
+
 /** The last run as the cache remembers it, or null before the first. */
 export async function readSyncStatus(read: CacheReader): Promise<SyncStatus | null> {
   return (await read.syncState(STATUS_STREAM)) as SyncStatus | null;
@@ -104,6 +114,7 @@ export function createSyncEngine(deps: SyncDeps, tuning: SyncTuning = {}): SyncE
       tuning: settings,
       signal,
       startedAt,
+      textFromMs: deps.textWindowMs === undefined ? undefined : startedAt - deps.textWindowMs,
       progress,
       gate,
       call: (request) => gate.call(request, signal),

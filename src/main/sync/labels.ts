@@ -77,11 +77,17 @@ async function listPage(
   };
 }
 
-/** Lists the re-scan window and deletes what it no longer holds. */
+/**
+ * Lists the re-scan window and deletes what it no longer holds. A text window shorter than the
+ * re-scan window (retention) shortens it: nothing older is brought into the cache.
+ */
 export async function scanWindow(ctx: RunContext, notes: NotesQueue): Promise<void> {
   const { write } = ctx.deps.cache;
   const now = ctx.tuning.now;
-  const fromMs = ctx.startedAt - ctx.tuning.rescanWindowMs;
+  const fromMs = Math.max(
+    ctx.startedAt - ctx.tuning.rescanWindowMs,
+    ctx.textFromMs ?? Number.NEGATIVE_INFINITY,
+  );
   const recheck = {
     settleMs: ctx.tuning.notesSettleMs,
     refetchBefore: ctx.startedAt - ctx.tuning.notesRefreshMs,
@@ -113,8 +119,12 @@ function account(ctx: RunContext, listed: number, added: number): void {
 
 /**
  * Continues (or begins) the history walk. Each page and the cursor after it are written in one
- * transaction, so a run killed at any point resumes from the last page it stored. When the walk
- * reaches the oldest label, labels it covers that nothing showed since it began are deleted.
+ * transaction, so a run killed at any point resumes from the last page it stored. The walk
+ * goes back to the oldest label, or to the start of the clinic's text window (retention: older
+ * records are neither listed nor brought in), and then deletes the labels it covers that
+ * nothing showed since it began; older ones are the cleanup's. Records kept on this computer
+ * ("Keep on this computer") that started before the window are asked for one by one instead, so
+ * they stay current (and go when the service deleted them).
  * Returns whether this run resumed a walk and whether the walk is complete.
  */
 export async function walkHistory(
@@ -143,8 +153,10 @@ export async function walkHistory(
         };
   const resumed = state.listed > 0;
   let first = true;
-  for (;;) {
-    const page = await listPage(ctx, undefined, { boundMs: state.boundMs, skip: state.skip });
+  // The walk's next page starts before the text window: there is nothing more to list.
+  const beyondWindow = () => ctx.textFromMs !== undefined && state.boundMs < ctx.textFromMs;
+  while (!beyondWindow()) {
+    const page = await listPage(ctx, ctx.textFromMs, { boundMs: state.boundMs, skip: state.skip });
     if (first && page.total !== null) ctx.progress.labelsToList += page.total;
     first = false;
     state = {
@@ -166,9 +178,10 @@ export async function walkHistory(
   }
   const done: HistoryState = { ...state, completedAt: now() };
   ctx.progress.labelsDeleted += await write.sweepLabels(
-    { toMs: state.topMs, seenBefore: state.walkStartedAt },
+    { fromMs: ctx.textFromMs, toMs: state.topMs, seenBefore: state.walkStartedAt },
     { stream: HISTORY_STREAM, value: done, at: now() },
   );
+  if (ctx.textFromMs !== undefined) notes.add(await read.keptBefore(ctx.textFromMs));
   ctx.progress.emit();
   return { resumed, complete: true };
 }

@@ -1,4 +1,5 @@
 import type { SyncStatus } from '../../shared/ipc';
+import { DAY_MS } from '../../shared/retention';
 import type { Cache } from '../cache';
 import { createSyncEngine } from './engine';
 import type { SyncResult } from './types';
@@ -40,12 +41,23 @@ export class SyncRunner {
     this.report(this.status);
   }
 
-  start(cache: Cache, service: ServiceClient, organizationId: string): SyncStatus {
+  /** Starts a run unless one is under way; `textDays`: the clinic's text window (retention). */
+  start(
+    cache: Cache,
+    service: ServiceClient,
+    organizationId: string,
+    textDays?: number,
+  ): SyncStatus {
     if (this.running) return this.status;
     const abort = new AbortController();
     this.abort = abort;
     this.set({ state: 'running', done: 0, total: 0, message: null });
-    const engine = createSyncEngine({ cache, api: service.api, organizationId });
+    const engine = createSyncEngine({
+      cache,
+      api: service.api,
+      organizationId,
+      ...(textDays === undefined ? {} : { textWindowMs: textDays * DAY_MS }),
+    });
     this.running = engine
       .run({
         signal: abort.signal,

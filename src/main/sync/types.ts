@@ -7,6 +7,11 @@ export interface SyncDeps {
   cache: { read: CacheReader; write: CacheWriter };
   api: Pick<ApiClient, 'identity' | 'devices' | 'labels' | 'conversations'>;
   organizationId: string;
+  /**
+   * How far back the clinic keeps text on this computer (retention), in ms: the sync lists no
+   * record that started earlier and stores no older conversation's transcript. Absent: all.
+   */
+  textWindowMs?: number;
 }
 
 export interface SyncTuning {

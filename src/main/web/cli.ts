@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core';
+import { DAILY_CLEANUP } from '../retention/runner';
 import { defaultDataDir } from '../base/paths';
 import { guardProcess } from '../shell/process-guard';
 import { keepFilesPrivate } from '../../node-common/private-files';
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
     openFolder: open,
     demoDialect,
     mediaUrl: media.urlOf,
+    cleanupSchedule: DAILY_CLEANUP,
     forgetAccount: async () => {
       await forgetCachedMedia(profileDir);
     },

@@ -13,6 +13,7 @@ import { ExportDialogStore, type ExportSubject } from './lib/export-dialog.svelt
 import { ExportRunStore } from './lib/export-run.svelte';
 import { FollowUpsStore } from './lib/follow-ups.svelte';
 import { HubTimelineStore } from './lib/hub-timeline.svelte';
+import { KeepRecordStore } from './lib/keep-record.svelte';
 import { PatientPickerStore } from './lib/patient-picker.svelte';
 import { RecordFollowUpsStore } from './lib/record-follow-ups.svelte';
 import { RecordStore } from './lib/record.svelte';
@@ -24,6 +25,7 @@ import { NotificationsStore } from './lib/notifications.svelte';
 import { RecordReviewStore } from './lib/record-review.svelte';
 import { ReviewSettingsStore } from './lib/review-settings.svelte';
 import { ReviewStore } from './lib/review.svelte';
+import { RetentionStore } from './lib/retention.svelte';
 import { RouterStore } from './lib/router.svelte';
 import { ShellLinkStore } from './lib/shell-link.svelte';
 import { SpeakerNamesStore } from './lib/speaker-names.svelte';
@@ -58,6 +60,7 @@ export const followUps = new FollowUpsStore(earmark);
 export const review = new ReviewStore(earmark, CLINIC_TIME_ZONE);
 // Made for its listener: it turns main's events into system notifications.
 new NotificationsStore(earmark, (labelId) => router.open('record', labelId));
+export const retention = new RetentionStore(earmark);
 
 /** Stores a component makes for itself (one per screen, record part, player or dialog). */
 export const newStore = {
@@ -67,6 +70,7 @@ export const newStore = {
   apiKeys: () => new ApiKeysStore(earmark),
   record: () => new RecordStore(earmark),
   speakerNames: () => new SpeakerNamesStore(earmark),
+  keepRecord: () => new KeepRecordStore(earmark),
   patientPicker: (label: () => Label) => new PatientPickerStore(earmark, label),
   recordFollowUps: () => new RecordFollowUpsStore(earmark, followUps),
   recordingAudio: () => new RecordingAudioStore(earmark),

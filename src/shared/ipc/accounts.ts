@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Entitlements, Identity } from '../api';
+import type { RetentionSettings } from '../retention';
 import { channel, None } from './channel';
 
 /** What is remembered of an account between runs (accounts.json): never the key itself. */
@@ -19,6 +20,12 @@ export interface AccountRecord {
   keyStorage: 'keychain' | 'session';
   /** The embedded demo clinic. */
   demo: boolean;
+  /**
+   * How long this clinic's data stays on this computer; absent until changed (the defaults).
+   * Kept here, beside the account, so it outlives the cache (rebuilt when damaged, emptied by
+   * "Remove everything").
+   */
+  retention?: RetentionSettings;
 }
 
 /** An account as the renderer sees it. */

@@ -2,6 +2,7 @@
  * The IPC contract's plain values, with no schema code: the renderer imports these (and only
  * types from the rest of src/shared/ipc), so its bundle carries no TypeBox.
  */
+import type { CleanupStatus } from './retention';
 
 import type { ReviewSettings } from './review';
 
@@ -10,6 +11,15 @@ export const MEDIA_PATH_PREFIX = 'media/';
 
 /** The most recordings one export takes (by id, or matching a filter). */
 export const EXPORT_MAX_LABELS = 10_000;
+
+/** No cleanup under way, none remembered yet (retention). */
+export const CLEANUP_IDLE: CleanupStatus = {
+  state: 'idle',
+  done: 0,
+  total: 0,
+  last: null,
+  message: null,
+};
 
 /** The link a task made from a recording carries back to it (see docs/architecture.md). */
 export const RECORD_LINK_PREFIX = 'earmark://record/';

@@ -4,6 +4,7 @@ import type { ConversationChange } from './conversations';
 import type { AudioProgress } from './audio';
 import type { ExportProgressEvent } from './export';
 import type { ReviewNotification } from './review';
+import type { CleanupStatus } from './retention';
 import type { LockedCache, SyncStatus } from './sync';
 
 /**
@@ -24,6 +25,8 @@ export interface IpcEvents {
   'review.changed': { count: number };
   /** A conversation created here was processed or failed: a system notification. */
   'review.notification': ReviewNotification;
+  /** The active account's cleanup (retention): its progress, and how it ended. */
+  'retention.changed': CleanupStatus;
 }
 export type EventName = keyof IpcEvents;
 
@@ -42,6 +45,7 @@ const EVENT_TABLE = {
   'conversation.changed': true,
   'review.changed': true,
   'review.notification': true,
+  'retention.changed': true,
 } as const satisfies Record<EventName, true>;
 
 export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];

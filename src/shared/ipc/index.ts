@@ -10,6 +10,7 @@ import { FOLLOW_UP_CHANNELS } from './follow-ups';
 import { HUB_CHANNELS } from './hub';
 import { RECORDING_CHANNELS } from './recordings';
 import { REVIEW_CHANNELS } from './review';
+import { RETENTION_CHANNELS } from './retention';
 import type { IpcResult } from './results';
 import { SPEAKER_CHANNELS } from './speakers';
 import { SYNC_CHANNELS } from './sync';
@@ -34,6 +35,7 @@ export const IPC_CHANNELS = {
   ...FOLLOW_UP_CHANNELS,
   ...ADMIN_CHANNELS,
   ...REVIEW_CHANNELS,
+  ...RETENTION_CHANNELS,
 } as const;
 
 export * from './constants';
@@ -52,6 +54,7 @@ export * from './sync';
 export * from './follow-ups';
 export * from './admin';
 export * from './review';
+export * from './retention';
 
 export type IpcChannels = typeof IPC_CHANNELS;
 export type ChannelName = keyof IpcChannels;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openCacheDatabase } from '../../../src/main/cache/database';
 import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/migrate';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
+import { migration as retention } from '../../../src/main/cache/migrations/008-retention';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
@@ -261,7 +262,14 @@ describe('005 conversation ranges', () => {
       endMs: T0 + 120_000,
       labelId: 'label-9',
     };
-    runQuery(db, 'write', 'storeConversation', [ranged, T0]);
+    // As version 5 writes one (today's writes know later columns).
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk,
+         seen_at, start_ms, end_ms, label_id)
+       VALUES ('new', 'hub-1', 'UPLOADED', 2, 'COMPLETED', 1, '', 'Later words', -1, 0, @t0,
+         @t0, @t0 + 120000, 'label-9')`,
+    ).run({ t0: T0 });
     // Only a conversation whose range is known and overlaps the asked range is found.
     expect(
       runQuery(db, 'read', 'conversationsWithin', ['hub-1', T0 + 60_000, T0 + 90_000]),
@@ -301,21 +309,14 @@ describe('006 review state', () => {
       notes: [note('Vet: Hello, Peper.', T0 + 20 * MINUTE)],
     });
     runQuery(db, 'write', 'storeLabels', [[heard], T0]);
-    runQuery(db, 'write', 'storeConversation', [
-      {
-        conversationId: 'failed-1',
-        deviceId: 'hub-1',
-        status: 'FAILED',
-        speechMinuteCount: 3,
-        transcriptState: 'FAILED',
-        isImportable: false,
-        notImportableReason: 'Audio did not finish uploading.',
-        transcriptText: '',
-        startMs: T0,
-        endMs: T0 + 10 * MINUTE,
-      },
-      T0,
-    ]);
+    // (today's writes know later columns).
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk,
+         seen_at, start_ms, end_ms)
+       VALUES ('failed-1', 'hub-1', 'FAILED', 3, 'FAILED', 0, 'Audio did not finish uploading.',
+         '', 0, 1, @t0, @t0, @t0 + 600000)`,
+    ).run({ t0: T0 });
     migrate(db, file, MIGRATIONS, 6);
     expect(schemaVersion(db)).toBe(6);
     expect(facts(db)).toEqual([
@@ -460,6 +461,50 @@ describe('007 speaker names', () => {
     db.prepare('DELETE FROM labels WHERE id = ?').run(labelId);
     expect(db.prepare('SELECT count(*) AS n FROM speaker_overlays').get()).toEqual({ n: 0 });
     expect(search('marsh')).toEqual([]);
+    checkIndexes(db);
+    db.close();
+  });
+});
+
+describe(`${String(retention.version).padStart(3, '0')} retention`, () => {
+  it('dates the conversations the version before held by their last sighting, and keeps records with their record', () => {
+    const { db, file } = cacheAt(retention.version - 1);
+    db.prepare(
+      `INSERT INTO conversations (id, device_id, status, speech_minute_count, transcript_state,
+         is_importable, not_importable_reason, transcript_text, list_position, listed_in_walk,
+         seen_at)
+       VALUES ('seen', 'hub-1', 'UPLOADED', 3, 'COMPLETED', 1, '', 'Earlier words', 0, 1, @t0)`,
+    ).run({ t0: T0 });
+    runQuery(db, 'write', 'storeLabels', [[label(1, { notes: [note('words', T0)] })], T0]);
+    migrate(db, file, MIGRATIONS, retention.version);
+    expect(db.prepare("SELECT first_seen_at FROM conversations WHERE id = 'seen'").get()).toEqual({
+      first_seen_at: T0,
+    });
+    // A conversation stored from now on is dated when first seen; a later sighting keeps it.
+    const later = {
+      conversationId: 'later',
+      deviceId: 'hub-1',
+      status: 'UPLOADED' as const,
+      speechMinuteCount: 1,
+      transcriptState: 'READY' as const,
+      isImportable: true,
+      notImportableReason: '',
+      transcriptText: 'words',
+    };
+    runQuery(db, 'write', 'storeConversation', [later, T0 + 1]);
+    runQuery(db, 'write', 'storeConversation', [later, T0 + 2]);
+    expect(db.prepare("SELECT first_seen_at FROM conversations WHERE id = 'later'").get()).toEqual({
+      first_seen_at: T0 + 1,
+    });
+    // Only a cached record can be kept, and the mark goes with its record.
+    const id = label(1).id;
+    expect(runQuery(db, 'write', 'keepRecord', [id, T0])).toBe(true);
+    expect(runQuery(db, 'write', 'keepRecord', [label(2).id, T0])).toBe(false);
+    expect(() =>
+      db.prepare('INSERT INTO kept_records (label_id, kept_at) VALUES (?, 0)').run(label(3).id),
+    ).toThrow(/FOREIGN KEY/);
+    runQuery(db, 'write', 'deleteLabels', [[id]]);
+    expect(db.prepare('SELECT count(*) AS n FROM kept_records').get()).toEqual({ n: 0 });
     checkIndexes(db);
     db.close();
   });

@@ -6,6 +6,7 @@ import { migration as patientsIndex } from './004-patients-index';
 import { migration as conversationRanges } from './005-conversation-ranges';
 import { migration as reviewState } from './006-review-state';
 import { migration as speakerNames } from './007-speaker-names';
+import { migration as retention } from './008-retention';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   conversationRanges,
   reviewState,
   speakerNames,
+  retention,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -11,6 +11,7 @@ export const SCREENS = [
 /** The sections of Settings (`#settings/<section>`); the account's is the default. */
 export const SETTINGS_SECTIONS = [
   { id: 'account', label: 'Account' },
+  { id: 'data', label: 'Data on this computer' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'keys', label: 'API keys' },
   { id: 'review', label: 'Review' },
