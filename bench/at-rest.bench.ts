@@ -34,25 +34,12 @@ import { createApiClient } from '../src/main/service-client/client';
 import { createSyncEngine } from '../src/main/sync';
 import { CLINIC_LINK, startLink } from '../test/support/shaped-link';
 import { byteAtSecond, startNinetyMinuteService } from './lib/ninety-minutes';
+import { SEARCH_QUERIES as QUERIES } from './lib/search-queries';
 import { machine, median, quantile, report, type Figure, type Unit } from './lib/report';
 import { startScaleService, type ScaleService } from './lib/service';
 
 const LABELS = 10_000;
 const SYNC_RUNS = 3;
-const QUERIES = [
-  'vomiting',
-  'blood',
-  'dental',
-  'rabbit',
-  'temperature',
-  'swelling',
-  'vacc',
-  'diarr',
-  'weight eating',
-  'blood results',
-  '"heart and chest"',
-  'recheck tablets',
-];
 const SEARCH_ROUNDS = 20;
 const PAGE_READS = 100;
 const PAGE_SIZE = 100;

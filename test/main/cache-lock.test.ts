@@ -12,7 +12,7 @@ import {
 import { cacheFileOf } from '../../src/main/cache';
 import { createCore, type Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
-import { ipcCalls } from '../support/ipc-calls';
+import { ipcCalls, syncToEnd } from '../support/ipc-calls';
 import { seedLabel } from './audio/fixtures';
 
 /**
@@ -96,18 +96,6 @@ describe.each(['seed', 'field'] as const)(
       return { core, locks, ...ipcCalls(() => core) };
     }
 
-    /** A sync of the account, to its end. */
-    async function synced(call: ReturnType<typeof ipcCalls>['call']) {
-      await call('sync.run', {});
-      await vi.waitUntil(
-        async () => {
-          const status = await call('sync.status', {});
-          return status.state === 'idle' && status.lastSyncAt !== null;
-        },
-        { timeout: 30_000, interval: 50 },
-      );
-    }
-
     /** A desktop whose cache was filled by a sync and holds a review mark, then closed. */
     async function filledDesktop() {
       const dataDir = mkdtempSync(join(tmpdir(), 'earmark-lock-'));
@@ -118,14 +106,7 @@ describe.each(['seed', 'field'] as const)(
         baseUrl: svc.baseUrl,
         apiKey: svc.credentials.primary.apiKey,
       });
-      await call('sync.run', {});
-      await vi.waitUntil(
-        async () => {
-          const status = await call('sync.status', {});
-          return status.state === 'idle' && status.lastSyncAt !== null;
-        },
-        { timeout: 30_000, interval: 50 },
-      );
+      await syncToEnd(call);
       expect((await call('search', { query: 'chestnut' })).length).toBeGreaterThan(0);
       await call('audio.prepare', { labelId });
       await call('review.mark', { records: [labelId], conversations: [], reviewed: true });
@@ -152,7 +133,7 @@ describe.each(['seed', 'field'] as const)(
         kind: 'cache_locked',
         message: expect.stringMatching(words),
       });
-      expect(refusal.message).toMatch(/start a new offline copy/);
+      expect(refusal.message).toMatch(/Start a fresh cache/);
       // Earmark works from the clinic service meanwhile.
       const page = await app.call('labels.list', {});
       expect(page.source).toBe('service');
@@ -222,7 +203,7 @@ describe.each(['seed', 'field'] as const)(
         apiKey: svc.credentials.primary.apiKey,
         sessionOnly: true,
       });
-      await synced(first.call);
+      await syncToEnd(first.call);
       await first.call('review.mark', { records: [labelId], conversations: [], reviewed: true });
       expect((await first.call('review.record', { labelId })).reviewed).toMatchObject({
         state: 'current',

@@ -23,8 +23,8 @@ export class CacheLockedError extends AppError {
     super(
       'cache_locked',
       reason === 'key_missing'
-        ? `What Earmark keeps of ${organizationName} on this computer is locked with a key that is no longer in this computer's keychain (the keychain was reset, or the data folder came from another computer), so it cannot be read. Earmark works from the clinic service meanwhile; start a new offline copy to read offline again.`
-        : `What Earmark keeps of ${organizationName} on this computer is locked with another key than the one in this computer's keychain, so it cannot be read. Earmark works from the clinic service meanwhile; start a new offline copy to read offline again.`,
+        ? `What Earmark keeps of ${organizationName} on this computer is locked with a key that is no longer in this computer's keychain (the keychain was reset, or the data folder came from another computer), so it cannot be read. Earmark works from the clinic service meanwhile; choose "Start a fresh cache" to read offline again.`
+        : `What Earmark keeps of ${organizationName} on this computer is locked with another key than the one in this computer's keychain, so it cannot be read. Earmark works from the clinic service meanwhile; choose "Start a fresh cache" to read offline again.`,
     );
   }
 }

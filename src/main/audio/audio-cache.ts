@@ -92,7 +92,8 @@ export interface CachedAudio {
   lastUsedAt: number;
 }
 
-interface IndexEntry {
+/** A recording's entry in the cache's index (sealed with it when the cache is). */
+export interface AudioIndexEntry {
   /** The record's name in the cache (sealed: an HMAC of its id; in the clear: its id). */
   name: string;
   /**
@@ -113,7 +114,7 @@ interface IndexEntry {
 export interface HeldAudio {
   /** Its name in the cache (what removeHeld removes). */
   name: string;
-  /** Its record's id; null while the cache does not know it (IndexEntry.labelId). */
+  /** Its record's id; null while the cache does not know it (AudioIndexEntry.labelId). */
   labelId: string | null;
   /** Audio and peaks on disk (a partly cached recording: its bytes so far). */
   bytes: number;
@@ -150,7 +151,7 @@ export type CachedOrStreaming =
   { kind: 'whole'; audio: CachedAudio } | { kind: 'streaming'; stream: AudioStream };
 
 export class AudioCache {
-  private readonly entries = new Map<string, IndexEntry>();
+  private readonly entries = new Map<string, AudioIndexEntry>();
   /** Partly cached recordings on disk that no stream has open, by name. */
   private readonly partials = new Map<
     string,
@@ -398,7 +399,7 @@ export class AudioCache {
     await file.publish(path).catch((error: unknown) => {
       throw fileErrorOf(error, path);
     });
-    const entry: IndexEntry = {
+    const entry: AudioIndexEntry = {
       name,
       labelId: file.labelId,
       file: fileName,
@@ -415,7 +416,7 @@ export class AudioCache {
   }
 
   /** A file an earlier version kept in the clear, now sealed into the store. */
-  private async adoptConverted(entry: IndexEntry): Promise<void> {
+  private async adoptConverted(entry: AudioIndexEntry): Promise<void> {
     this.entries.set(entry.name, entry);
     await this.evict(new Set());
     await this.writeIndex();
@@ -498,9 +499,9 @@ export class AudioCache {
     await this.writing;
   }
 
-  private view(labelId: string, entry: IndexEntry): CachedAudio {
+  private view(labelId: string, entry: AudioIndexEntry): CachedAudio {
     if (entry.labelId === null) {
-      // Adopted without its id (IndexEntry.labelId): the id that found it is its own.
+      // Adopted without its id (AudioIndexEntry.labelId): the id that found it is its own.
       entry.labelId = labelId;
       this.scheduleWrite();
     }
@@ -552,7 +553,7 @@ export class AudioCache {
     }
   }
 
-  private async removeFiles(entry: IndexEntry): Promise<void> {
+  private async removeFiles(entry: AudioIndexEntry): Promise<void> {
     await removeQuietly(join(this.filesDir, entry.file));
     if (entry.peaksFile) await removeQuietly(join(this.filesDir, entry.peaksFile));
   }
@@ -587,17 +588,17 @@ export class AudioCache {
    * when it is missing or unreadable.
    */
   private async readIndex(): Promise<{
-    listed: Map<string, IndexEntry>;
+    listed: Map<string, AudioIndexEntry>;
     starts: Map<string, number>;
   }> {
-    const listed = new Map<string, IndexEntry>();
+    const listed = new Map<string, AudioIndexEntry>();
     const starts = new Map<string, number>();
     try {
       const bytes = await readFile(this.indexPath);
       const text = this.key ? this.key.unseal(INDEX_PURPOSE, bytes) : bytes;
       const index = JSON.parse(text.toString('utf8')) as {
         version?: number;
-        entries?: IndexEntry[];
+        entries?: AudioIndexEntry[];
         recordStarts?: Record<string, unknown>;
       };
       if (index.version === INDEX_VERSION) {

@@ -1,5 +1,6 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import type { AudioIndexEntry } from './audio-cache';
 import type { AccountKey } from '../at-rest/account-key';
 import { sealBytes, sealFile } from '../at-rest/sealed-file';
 import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
@@ -23,26 +24,14 @@ export const CLEAR_INDEX = 'index.json';
 /** The names an earlier version gave a record's file: its id, when the id was plain. */
 const PLAIN_ID = /^[A-Za-z0-9-]{1,64}$/;
 
-/** What the cache learns of a sealed recording (its index entry). */
-export interface ConvertedAudio {
-  name: string;
-  labelId: string | null;
-  file: string;
-  peaksFile: string | null;
-  contentType: string;
-  bytes: number;
-  diskBytes: number;
-  lastUsedAt: number;
-}
-
 export interface LegacyAudioDeps {
   /** The record's name in the sealed store. */
   nameOf(labelId: string): string;
   /** The sealed store's folder. */
   filesDir: string;
   key: AccountKey;
-  /** A recording now sealed into the store. */
-  adopt(entry: ConvertedAudio): Promise<void>;
+  /** A recording now sealed into the store: its index entry. */
+  adopt(entry: AudioIndexEntry): Promise<void>;
 }
 
 interface LegacyFile {

@@ -6,7 +6,7 @@ import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../../src/main/core';
 import { startService, type RunningService } from '../../service/harness';
 import { filesHolding } from '../../support/files';
-import { ipcCalls } from '../../support/ipc-calls';
+import { ipcCalls, syncToEnd } from '../../support/ipc-calls';
 import { seedLabel, serviceAudio } from '../audio/fixtures';
 
 /**
@@ -63,14 +63,7 @@ describe.each(['seed', 'field'] as const)(
       });
       const { call } = ipcCalls(() => core);
       await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
-      await call('sync.run', {});
-      await vi.waitUntil(
-        async () => {
-          const status = await call('sync.status', {});
-          return status.state === 'idle' && status.lastSyncAt !== null;
-        },
-        { timeout: 30_000, interval: 50 },
-      );
+      await syncToEnd(call);
       expect((await call('search', { query: 'tennis ball' })).length).toBeGreaterThan(0);
       // Played from the first byte to the last through the shells' media route.
       await call('audio.prepare', { labelId });
