@@ -7,6 +7,7 @@ import type { AccountSummary, LockedCache } from '../../src/shared/ipc';
 import { KeychainSecretStore, cacheKeyEntry } from '../../src/main/accounts/secret-store';
 import { secretServiceProblem } from '../support/secret-service';
 import { announceSkip } from '../support/skip';
+import { violations } from './axe';
 import {
   chromiumProblem,
   DIALECTS,
@@ -85,6 +86,11 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
             ?.textContent ?? '',
       );
       expect(description.replace(/\s+/g, ' ')).toMatch(/That key is no longer there/);
+      // WCAG 2.1 AA (axe-core), light here and dark below.
+      expect(await violations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await violations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
       const text = (await dialog().textContent())!.replace(/\s+/g, ' ');
       expect(text).toMatch(/not on the clinic service is lost with it/);
       // However far the user tabs, focus never reaches the page behind (inert under the modal
@@ -104,6 +110,7 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
       await page.keyboard.press('Escape');
       const banner = page.getByRole('status').filter({ hasText: 'cannot be read' });
       await banner.waitFor();
+      expect(await violations(page)).toEqual([]);
       // Put off: the app goes on from the service and its locked copy stays as it was.
       await page.getByRole('link', { name: 'Recordings' }).click();
       await page.getByRole('grid', { name: 'Recordings' }).waitFor();
