@@ -6,6 +6,7 @@ import { readSealedFile, sealBytes, SealedFileReader, SealedLayout } from '../at
 import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
 import { AudioStream, type AudioSource, type StreamProgress } from './audio-stream';
 import { audioTypeOf, SNIFF_BYTES } from './audio-type';
+import type { AudioIndexEntry } from './audio-index-entry';
 import { AudioError, fileErrorOf } from './errors';
 import { exists } from './files';
 import { FillScheduler } from './fill-scheduler';
@@ -88,24 +89,6 @@ export interface CachedAudio {
   /** Size of the audio (its plain bytes). */
   bytes: number;
   /** Audio and peaks together, as stored: what counts against the budget. */
-  diskBytes: number;
-  lastUsedAt: number;
-}
-
-/** A recording's entry in the cache's index (sealed with it when the cache is). */
-export interface AudioIndexEntry {
-  /** The record's name in the cache (sealed: an HMAC of its id; in the clear: its id). */
-  name: string;
-  /**
-   * The record's id (in the sealed index only, when sealed). Null for a sealed file adopted
-   * after a crash came before its index entry was written: learnt at its first use (its name
-   * cannot be turned back into the id).
-   */
-  labelId: string | null;
-  file: string;
-  peaksFile: string | null;
-  contentType: string;
-  bytes: number;
   diskBytes: number;
   lastUsedAt: number;
 }

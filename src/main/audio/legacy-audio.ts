@@ -1,6 +1,6 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import type { AudioIndexEntry } from './audio-cache';
+import type { AudioIndexEntry } from './audio-index-entry';
 import type { AccountKey } from '../at-rest/account-key';
 import { sealBytes, sealFile } from '../at-rest/sealed-file';
 import { removeQuietly, writeFileAtomic } from '../base/atomic-write';

@@ -41,7 +41,7 @@ export interface SealOptions {
 }
 
 /** The sealed copy's name while it is made (deleteCacheFiles removes a killed run's too). */
-export const SEALING_SUFFIX = '.encrypting';
+const SEALING_SUFFIX = '.encrypting';
 const sealingCopyOf = (file: string) => `${file}${SEALING_SUFFIX}`;
 const quoted = (path: string) => `'${path.replace(/'/g, "''")}'`;
 
