@@ -1,14 +1,18 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheKeyEntry, SessionSecretStore } from '../../../src/main/accounts/secret-store';
+import {
+  cacheKeyEntry,
+  KeychainUnavailableError,
+  SessionSecretStore,
+} from '../../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../../src/main/cache';
 import { createCore, type Core } from '../../../src/main/core';
 import { MINUTE_MS } from '../../../src/shared/api';
 import { startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
 import { filesHolding } from '../../support/files';
-import { ipcCalls } from '../../support/ipc-calls';
+import { ipcCalls, syncToEnd } from '../../support/ipc-calls';
 import { accountKeyIn, readWithKey } from '../../support/sealed-files';
 import * as fx from '../audio/fixtures';
 
@@ -20,14 +24,21 @@ import * as fx from '../audio/fixtures';
  * file is still there; the account's cache opens again afterwards under a new key and syncs.
  */
 
-/** A keychain that notes, when a cache key is deleted, which files were still there. */
+/**
+ * A keychain that notes, when a cache key is deleted, which files were still there; or that
+ * cannot be reached to delete one.
+ */
 class WatchedKeychain extends SessionSecretStore {
   filesAtKeyDeletion: string[] | undefined;
+  unreachable = false;
   constructor(private readonly filesNow: () => string[]) {
     super();
   }
   override delete(id: string): void {
-    if (id.startsWith('cache-key.')) this.filesAtKeyDeletion = this.filesNow();
+    if (id.startsWith('cache-key.')) {
+      if (this.unreachable) throw new KeychainUnavailableError(new Error('the daemon is gone'));
+      this.filesAtKeyDeletion = this.filesNow();
+    }
     super.delete(id);
   }
 }
@@ -150,3 +161,60 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
     expect(filesHolding(dataDir, [WORDS[0]!], readWithKey(fresh))).not.toEqual([]);
   }, 90_000);
 });
+
+describe.each(['seed', 'field'] as const)(
+  'the %s dialect, the keychain out of reach',
+  (dialect) => {
+    let svc: RunningService;
+    let core: Core;
+    let dataDir: string;
+    const keychain = new WatchedKeychain(() => []);
+    const { call, refused } = ipcCalls(() => core);
+
+    beforeAll(async () => {
+      svc = await startService({ dialect });
+      fx.seedLabel(svc.service, svc.credentials.primary.organizationId, {
+        fromMs: Date.now() - 60 * MINUTE_MS,
+        notes: [['Transcript', 'Vet: all well', 1]],
+      });
+      dataDir = fx.tempFolder('earmark-everything-keychain-');
+      core = createCore({
+        dataDir,
+        shell: 'browser',
+        version: 'test',
+        keychain,
+        log: () => undefined,
+      });
+    });
+    afterAll(async () => {
+      await core?.close();
+      await svc?.dispose();
+    });
+
+    it('refuses Remove everything and deletes nothing: the key must not outlive what it sealed', async () => {
+      const account = await call('accounts.add', {
+        baseUrl: svc.baseUrl,
+        apiKey: svc.credentials.primary.apiKey,
+      });
+      await syncToEnd(call);
+      const cacheFiles = () =>
+        readdirSync(join(dataDir, 'cache'))
+          .filter((name) => name.startsWith(account.id))
+          .sort();
+      const before = cacheFiles();
+      expect(before).not.toEqual([]);
+
+      keychain.unreachable = true;
+      const refusal = await refused('retention.removeEverything', {});
+      expect(refusal.kind).toBe('keychain_unavailable');
+      expect(cacheFiles()).toEqual(before);
+      expect(keychain.get(cacheKeyEntry(account.id))).toBeDefined();
+
+      // The keychain back: it goes through.
+      keychain.unreachable = false;
+      await call('retention.removeEverything', {});
+      expect(keychain.get(cacheKeyEntry(account.id))).toBeUndefined();
+      expect(cacheFiles()).toEqual([]);
+    }, 60_000);
+  },
+);
