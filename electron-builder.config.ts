@@ -1,6 +1,6 @@
 // electron-builder's configuration. `npm run dist` (scripts/dist.ts) builds with it; plain
 // `npx electron-builder --config electron-builder.config.ts` reads it too. What it builds, the
-// fuses and why, and how the app finds better-sqlite3: docs/packaging.md.
+// fuses and why, and how the app finds its SQLite addon: docs/packaging.md.
 import type { Configuration } from 'electron-builder';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,22 +22,22 @@ const config: Configuration = {
   directories: { output: 'dist', buildResources: 'resources/build' },
   // The electron-vite build and package.json; the demo clinic's speech, which the in-app
   // reference service reads from the app folder (src/main/index.ts: resourcesDir). electron-builder
-  // adds the production dependencies itself; better-sqlite3's C sources and build leftovers stay out.
+  // adds the production dependencies itself; the SQLite addon's C sources and build leftovers stay out.
   files: [
     'out/**',
     'package.json',
     'resources/demo-speech/manifest.json',
     'resources/demo-speech/*.{wav,m4a}',
-    '!**/node_modules/better-sqlite3/{deps,src}/**',
-    '!**/node_modules/better-sqlite3/build/Release/{obj,obj.target,.deps}/**',
-    '!**/node_modules/better-sqlite3/build/Release/test_extension.node',
+    '!**/node_modules/better-sqlite3-multiple-ciphers/{deps,src}/**',
+    '!**/node_modules/better-sqlite3-multiple-ciphers/build/Release/{obj,obj.target,.deps}/**',
+    '!**/node_modules/better-sqlite3-multiple-ciphers/build/Release/{test_extension.node,*.a}',
   ],
   asar: true,
-  // Native addons (better-sqlite3, the keychain's) beside the archive, in app.asar.unpacked: native
+  // Native addons (SQLite's, the keychain's) beside the archive, in app.asar.unpacked: native
   // code loads from real files (from inside the archive, Electron would copy it to a temporary
-  // file first). The app names better-sqlite3's path itself (src/main/electron/sqlite-binding.ts).
+  // file first). The app names the SQLite addon's path itself (src/main/electron/sqlite-binding.ts).
   asarUnpack: ['**/*.node'],
-  // better-sqlite3 compiled for Electron's ABI by electron-builder (@electron/rebuild), from
+  // The SQLite addon (better-sqlite3-multiple-ciphers) compiled for Electron's ABI by electron-builder (@electron/rebuild), from
   // source: no prebuilt binary is downloaded.
   npmRebuild: true,
   buildDependenciesFromSource: true,

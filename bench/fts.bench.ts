@@ -23,6 +23,7 @@ import { ftsExpression } from '../src/main/cache/search';
 import { DIALOGUE_SCRIPTS, PATIENT_NAMES } from '../src/service/demo/dialogue';
 import { seededRandom } from '../src/service/random';
 import { RECORD_TYPES, type Label } from '../src/shared/api';
+import { SEARCH_QUERIES as QUERIES } from './lib/search-queries';
 import { machine, median, quantile, report, type Figure } from './lib/report';
 import { allTimes, timeLikes, timeSearches } from './lib/search';
 
@@ -32,27 +33,6 @@ const TRANSCRIPTS = LABELS + WITH_HISTORY;
 const BATCH = 1000;
 const ROUNDS = 20;
 const TARGET_P95_MS = 30;
-
-const QUERIES = [
-  'vomiting',
-  'blood',
-  'dental',
-  'rabbit',
-  'temperature',
-  'swelling',
-  'Maple',
-  'Clover',
-  'vacc',
-  'diarr',
-  'scratch',
-  'weight eating',
-  'blood results',
-  'eating drinking running',
-  '"heart and chest"',
-  'limping swelling',
-  'recheck tablets',
-  'zyzzyva',
-];
 
 function transcripts(): {
   lines: string[];

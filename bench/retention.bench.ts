@@ -29,7 +29,7 @@
 //   every 50 ms through the cache's reader thread, p99 from the call to its answer: information
 //   (the target is the loop's); baseline: the same reads beside the sync alone;
 // - the sync's time beside the cleanup ÷ its time alone: information.
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

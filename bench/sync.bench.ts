@@ -21,7 +21,7 @@
 // Also recorded for each sync: the CPU this process and the service used meanwhile (the service's
 // from /proc, Linux only): on two cores they share the machine, and the split says which side a
 // sync waits for.
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

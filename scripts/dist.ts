@@ -1,7 +1,7 @@
 // `npm run dist [-- --linux | --win | --mac] [--dir]`: Earmark's packages for this computer's
 // operating system, built by electron-builder (electron-builder.config.ts) into dist/. It first
 // checks what a build needs (Electron's runtime, its headers and a C++ toolchain for
-// better-sqlite3); when something is missing it says what and how to provide it, and stops
+// the SQLite addon); when something is missing it says what and how to provide it, and stops
 // before building anything. See docs/packaging.md.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -93,9 +93,9 @@ async function checkRuntime(
   };
 }
 
-/** Node's headers for Electron, which node-gyp compiles better-sqlite3 against. */
+/** Node's headers for Electron, which node-gyp compiles the SQLite addon (better-sqlite3-multiple-ciphers) against. */
 async function checkHeaders(): Promise<Check> {
-  const need = `Electron ${ELECTRON_VERSION}'s headers, to compile better-sqlite3 for Electron`;
+  const need = `Electron ${ELECTRON_VERSION}'s headers, to compile the SQLite addon for Electron`;
   // Where @electron/rebuild has node-gyp keep them.
   const folder = join(homedir(), '.electron-gyp', ELECTRON_VERSION);
   if (existsSync(join(folder, 'installVersion'))) return { need, ok: true, details: [folder] };
@@ -112,7 +112,7 @@ async function checkHeaders(): Promise<Check> {
 
 /** The compiler node-gyp drives: each group is one tool under the names it may have. */
 function checkToolchain(platform: ElectronPlatform): Check {
-  const need = 'A C++ toolchain for better-sqlite3 (node-gyp)';
+  const need = 'A C++ toolchain for the SQLite addon (node-gyp)';
   const groups =
     platform === 'win32' ? [['python', 'py']] : [['python3'], ['make'], ['c++', 'g++', 'clang++']];
   const runs = (command: string) =>
@@ -142,7 +142,7 @@ function explain(target: RuntimeTarget, checks: Check[]): string {
     `    put the archive in a folder and set ELECTRON_CACHE (or electron_config_cache) to it (now: ${cache});`,
     `    set ELECTRON_OVERRIDE_DIST_PATH to an unpacked Electron ${ELECTRON_VERSION} for this computer.`,
     "- Electron's headers (downloaded from www.electronjs.org into ~/.electron-gyp) and a C++ toolchain",
-    '  to compile better-sqlite3 for Electron: Python 3, make and a C++ compiler (build-essential on',
+    '  to compile the SQLite addon for Electron: Python 3, make and a C++ compiler (build-essential on',
     '  Debian, the Xcode Command Line Tools on macOS, Visual Studio Build Tools on Windows).',
     "- On a first build, electron-builder's packaging tools (AppImage, fpm for the deb, NSIS), which it",
     '  downloads from GitHub (ELECTRON_BUILDER_BINARIES_MIRROR names a mirror).',
@@ -150,7 +150,7 @@ function explain(target: RuntimeTarget, checks: Check[]): string {
 }
 
 /**
- * electron-builder rebuilds better-sqlite3 for Electron inside node_modules; the tests and the
+ * electron-builder rebuilds the SQLite addon for Electron inside node_modules; the tests and the
  * browser shell need Node's build back afterwards, whatever happened.
  */
 async function keepingNodeSqlite<T>(work: () => Promise<T>): Promise<T> {
@@ -214,7 +214,7 @@ async function main(): Promise<number> {
   const platform = asked.length === 1 ? PLATFORM_FLAGS[asked[0]!]! : host.platform;
   if (asked.length > 1 || platform !== host.platform) {
     console.error(
-      `This computer packages for ${OS_NAMES[host.platform]} only: better-sqlite3 is compiled from source for the package, with the target system's own compiler. Build the ${asked.map((f) => OS_NAMES[PLATFORM_FLAGS[f]!]).join(' and ')} packages on ${asked.length > 1 ? 'each of those systems' : 'that system'} (for instance one CI runner per system). Nothing was built.`,
+      `This computer packages for ${OS_NAMES[host.platform]} only: the SQLite addon is compiled from source for the package, with the target system's own compiler. Build the ${asked.map((f) => OS_NAMES[PLATFORM_FLAGS[f]!]).join(' and ')} packages on ${asked.length > 1 ? 'each of those systems' : 'that system'} (for instance one CI runner per system). Nothing was built.`,
     );
     return 1;
   }

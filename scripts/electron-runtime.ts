@@ -23,6 +23,14 @@ export const ELECTRON_VERSION = (
  */
 export const appLaunchArgs = (args: readonly string[]): string[] => [projectRoot, ...args];
 
+/**
+ * Where `npm start` builds the SQLite addon (better-sqlite3-multiple-ciphers) for Electron's ABI,
+ * beside the Node build the tests use; the real-Electron tests load it from there. Named for the
+ * package, so a plain better-sqlite3 build an earlier version left beside it is never taken.
+ */
+export const electronSqliteAddon = (electronVersion: string): string =>
+  join(projectRoot, '.earmark', 'electron', electronVersion, 'sqlite3mc', 'better_sqlite3.node');
+
 /** The operating systems Earmark is packaged for, as Node and Electron's release files name them. */
 export type ElectronPlatform = 'linux' | 'win32' | 'darwin';
 

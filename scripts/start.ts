@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appLaunchArgs } from './electron-runtime';
+import { appLaunchArgs, electronSqliteAddon } from './electron-runtime';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -53,12 +53,12 @@ function downloadFailure(install: ReturnType<typeof spawnSync>): string {
   return error ?? `the installer exited with code ${install.status ?? 'unknown'}`;
 }
 
-/** better-sqlite3 built for Electron's ABI, beside the Node build the tests use. */
+/** The SQLite addon (better-sqlite3-multiple-ciphers) built for Electron's ABI, from source. */
 function electronSqliteBinding(electronVersion: string): string | undefined {
-  const target = join(root, '.earmark', 'electron', electronVersion, 'better_sqlite3.node');
+  const target = electronSqliteAddon(electronVersion);
   if (existsSync(target)) return target;
-  const work = join(root, '.earmark', 'electron', 'build-better-sqlite3');
-  cpSync(join(root, 'node_modules', 'better-sqlite3'), work, { recursive: true });
+  const work = join(root, '.earmark', 'electron', 'build-sqlite3mc');
+  cpSync(join(root, 'node_modules', 'better-sqlite3-multiple-ciphers'), work, { recursive: true });
   const built = run('npx', [
     '--yes',
     'node-gyp',
@@ -82,7 +82,7 @@ if ('path' in runtime) {
   const binding = electronSqliteBinding(version);
   if (!binding)
     process.stderr.write(
-      'Could not build better-sqlite3 for Electron; the demo clinic will not open.\n',
+      'Could not build the SQLite addon (better-sqlite3-multiple-ciphers) for Electron; the demo clinic and the offline cache will not open.\n',
     );
   const env = { ...process.env, ...(binding ? { EARMARK_SQLITE_BINDING: binding } : {}) };
   spawn(runtime.path, appLaunchArgs(args), {

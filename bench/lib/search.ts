@@ -2,7 +2,7 @@
 // call to its answer in the main thread (the reader thread's query, the message both ways and the
 // snippets), and its baseline, LIKE '%word%' per word on the same notes table. Shared by
 // bench/fts.bench.ts and bench/scale.bench.ts.
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import type { Cache } from '../../src/main/cache';
 
 export interface SearchTimes {

@@ -1,11 +1,30 @@
+import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EventName, IpcEvents, RemovedEverything, SyncStatus } from '../shared/ipc';
+import type {
+  EventName,
+  IpcEvents,
+  LockedCache,
+  LockReason,
+  RemovedEverything,
+  SyncStatus,
+} from '../shared/ipc';
 import type { RetentionSettings } from '../shared/retention';
 import type { AccountService } from './accounts/accounts';
+import type { StoredAccount } from './accounts/account-store';
+import type { AccountKey } from './at-rest/account-key';
+import { CacheLockedError, unlockAccount } from './at-rest/unlock';
 import type { ActiveService } from './connection/active-service';
 import { AudioCache } from './audio/audio-cache';
-import { cacheFileOf, cacheFilesOf, deleteCacheFiles, openCache, type Cache } from './cache';
+import {
+  cacheFileOf,
+  cacheFilesOf,
+  deleteCacheFiles,
+  isPlainSqlite,
+  keyCheckFileOf,
+  openCache,
+  type Cache,
+} from './cache';
 import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
@@ -14,17 +33,25 @@ import { CleanupRunner, type CleanupSchedule } from './retention/runner';
 import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
 /**
- * What lives as long as an account is open — the active one: its cache, its audio cache, its
- * background sync, its cleanup and the conversations it follows. A scope opens them (the caches
- * on first use) and closes them together, in order: the follows, the cleanup and the sync first
- * (they use the caches), then the audio cache, then the cache. When another account becomes
- * active its scope closes and the new account's opens; removing an account, or everything of
- * it, closes its scope, then deletes its data.
+ * What lives as long as an account is open — the active one: its key, its cache, its audio
+ * cache, its background sync, its cleanup and the conversations it follows. A scope opens them
+ * (the key and the caches on first use) and closes them together, in order: the follows, the
+ * cleanup and the sync first (they use the caches), then the audio cache, then the cache. When
+ * another account becomes active its scope closes and the new account's opens; removing an
+ * account, or everything of it, destroys its key, closes its scope, then deletes its data.
  */
 
 export interface AccountScopeDeps {
   dataDir: string;
-  /** better-sqlite3's addon for this runtime, when not the default (Electron). */
+  /**
+   * 'sealed' (the app, always): the account's cache and audio encrypted under its key. 'plain':
+   * in the clear, as before issue 30 — only the benchmarks' baseline and the test that shows
+   * what the clear layout gives away; no shell sets it.
+   */
+  atRest: 'sealed' | 'plain';
+  /** The account's cache key, beside its API key. */
+  accounts: Pick<AccountService, 'cacheKey' | 'keepCacheKey'>;
+  /** The SQLite addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
   /** The active account's service: the sync's client, the follows' calls. */
   service: Pick<ActiveService, 'client' | 'call'>;
@@ -44,11 +71,40 @@ export interface AccountScopeDeps {
   log(message: string): void;
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** A caller that held on to a closed scope: nothing opens behind its close. */
 const closedScope = () => new AppError('cancelled', 'Another clinic account became active.');
 
 /** An account's audio cache folder under the app's data folder. */
 const audioFolderOf = (dataDir: string, accountId: string) => join(dataDir, 'audio', accountId);
+
+/**
+ * Deletes what this computer keeps of an account: its cache (with its key's check), its audio;
+ * answers what it deleted.
+ */
+async function deleteAccountData(dataDir: string, accountId: string): Promise<RemovedEverything> {
+  const cacheFile = cacheFileOf(dataDir, accountId);
+  const audioFolder = audioFolderOf(dataDir, accountId);
+  const cacheFiles = await sizesOf(cacheFilesOf(cacheFile));
+  const audioFiles = await sizesOf(await filesUnder(audioFolder));
+  await deleteCacheFiles(cacheFile);
+  await rm(audioFolder, { recursive: true, force: true });
+  return {
+    files: cacheFiles.length + audioFiles.length,
+    textBytes: sum(cacheFiles),
+    audioBytes: sum(audioFiles),
+  };
+}
+
+/** Whether data sealed with the account's key lies on disk: an encrypted cache, sealed audio. */
+function holdsSealedData(dataDir: string, accountId: string): boolean {
+  const cache = cacheFileOf(dataDir, accountId);
+  return (
+    (existsSync(cache) && !isPlainSqlite(cache)) ||
+    AudioCache.holdsSealedData(audioFolderOf(dataDir, accountId))
+  );
+}
 
 /** A resource opened on first use; a failed open is tried again by the next caller. */
 class OnFirstUse<T> {
@@ -73,35 +129,49 @@ class OnFirstUse<T> {
   }
 }
 
-/** One open account's cache, audio cache, sync and follows. */
+/** One open account's key, cache, audio cache, sync and follows. */
 export class AccountScope {
+  readonly accountId: string;
   readonly follower: ConversationFollower;
   readonly cleanup: CleanupRunner;
   private readonly runner: SyncRunner;
   private readonly closables = new Closables();
+  private readonly keyOnUse: OnFirstUse<AccountKey>;
   private readonly cacheOnUse: OnFirstUse<Cache>;
   private readonly audioOnUse: OnFirstUse<AudioCache>;
   private closed = false;
   private answered = false;
+  /** Why the account's data was last found locked (emitted as cache.locked when it changes). */
+  private lockedFor: LockReason | null = null;
 
   constructor(
-    readonly accountId: string,
-    private readonly organizationId: string,
+    private readonly account: Pick<StoredAccount, 'id' | 'organizationId' | 'organizationName'>,
     private readonly deps: AccountScopeDeps,
     /** Settles once an earlier scope of the same account has closed its files. */
     ready: Promise<void>,
   ) {
-    // The files open once an earlier scope of the account has closed them.
-    this.cacheOnUse = new OnFirstUse(async () => {
+    const accountId = account.id;
+    this.accountId = accountId;
+    // The files open once an earlier scope of the account has closed them, and only with the
+    // account's key: a locked account's open nothing (CacheLockedError).
+    this.keyOnUse = new OnFirstUse(async () => {
       await ready;
+      return this.unlock();
+    });
+    // The key the caches open with (after the earlier scope closed: unlock waits for it).
+    const keyOf = (): Promise<AccountKey | undefined> =>
+      deps.atRest === 'sealed' ? this.keyOnUse.get() : ready.then(() => undefined);
+    this.cacheOnUse = new OnFirstUse(async () => {
+      const key = await keyOf();
       return openCache({
         file: cacheFileOf(deps.dataDir, accountId),
+        key: key?.databaseKey(),
         nativeBinding: deps.sqliteBinding,
       });
     });
     this.audioOnUse = new OnFirstUse(async () => {
-      await ready;
-      return AudioCache.open({ folder: audioFolderOf(deps.dataDir, accountId) });
+      const key = await keyOf();
+      return AudioCache.open({ folder: audioFolderOf(deps.dataDir, accountId), key });
     });
     // Closed in the reverse order of these lines: what uses the caches before the caches.
     this.closables.add('the cache', async () => (await this.cacheOnUse.opened())?.close());
@@ -128,6 +198,49 @@ export class AccountScope {
     this.closables.add('the follows', () => this.follower.stopAll());
   }
 
+  /**
+   * The account's key: kept in the keychain beside its API key (made on first use), or
+   * CacheLockedError when the data on disk was sealed with a key this computer cannot give.
+   */
+  private async unlock(): Promise<AccountKey> {
+    const { dataDir, accounts } = this.deps;
+    const { id, organizationName } = this.account;
+    try {
+      const key = await unlockAccount({
+        stored: () => accounts.cacheKey(id),
+        keep: (bytes) => accounts.keepCacheKey(id, bytes),
+        sealedData: holdsSealedData(dataDir, id),
+        keyCheckFile: keyCheckFileOf(dataDir, id),
+        organizationName,
+      });
+      this.tellLocked(null);
+      return key;
+    } catch (error) {
+      if (error instanceof CacheLockedError) this.tellLocked(error.reason);
+      throw error;
+    }
+  }
+
+  private tellLocked(reason: LockReason | null): void {
+    if (reason === this.lockedFor || this.closed) return;
+    this.lockedFor = reason;
+    const { id, organizationName } = this.account;
+    this.deps.emit('cache.locked', reason && { accountId: id, organizationName, reason });
+  }
+
+  /** Whether the account's data is locked (its key gone or another), and why; null if not. */
+  async locked(): Promise<LockedCache | null> {
+    if (this.deps.atRest === 'plain') return null;
+    try {
+      await this.keyOnUse.get();
+      return null;
+    } catch (error) {
+      if (!(error instanceof CacheLockedError)) throw error;
+      const { id, organizationName } = this.account;
+      return { accountId: id, organizationName, reason: error.reason };
+    }
+  }
+
   /** The account's cache, opened on first use. */
   cache(): Promise<Cache> {
     return this.closed ? Promise.reject(closedScope()) : this.cacheOnUse.get();
@@ -150,12 +263,8 @@ export class AccountScope {
       // Closed while these were opened (another account is active): the client may be its.
       if (this.closed) return;
       const { textDays } = this.deps.retention(this.accountId);
-      this.runner.start(cache, client, this.organizationId, textDays ?? undefined);
-    })().catch((error: unknown) =>
-      this.deps.log(
-        `sync did not start: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    );
+      this.runner.start(cache, client, this.account.organizationId, textDays ?? undefined);
+    })().catch((error: unknown) => this.deps.log(`sync did not start: ${messageOf(error)}`));
     return this.runner.current;
   }
 
@@ -183,7 +292,10 @@ interface AccountDataHolder {
 }
 
 export interface AccountScopesDeps extends AccountScopeDeps {
-  accounts: Pick<AccountService, 'active' | 'list' | 'onActiveChange'>;
+  accounts: Pick<
+    AccountService,
+    'active' | 'list' | 'onActiveChange' | 'cacheKey' | 'keepCacheKey' | 'shredCacheKey'
+  >;
   /**
    * What else removing an account deletes, in this order, after its scope's own files (its
    * cache, its audio): the areas that keep an account's data (its unfinished exports, …).
@@ -222,8 +334,7 @@ export class AccountScopes {
     if (this.current?.accountId !== account.id) {
       this.retire();
       this.current = new AccountScope(
-        account.id,
-        account.organizationId,
+        account,
         this.deps,
         this.closing.get(account.id) ?? Promise.resolve(),
       );
@@ -237,29 +348,33 @@ export class AccountScopes {
   }
 
   /**
-   * Remove everything of this clinic from this computer: its scope is closed first, then its
-   * cache (with the WAL and any damaged copy) and its audio are deleted, then what each holder
-   * keeps of it (its unfinished exports, the comments posted from here…). Removing an account
-   * does this after deleting its key; "Remove everything" (Settings) does it and the account
-   * stays, with its settings: a scope opened meanwhile opens its files only after the deletion.
-   * Answers what was deleted.
+   * Remove everything of this clinic from this computer (Settings' "Remove everything", and
+   * the account's removal after it): its cache key is destroyed first — crypto-shredding: what
+   * is left of the files, on this disk or in what an SSD keeps of deleted blocks, is unreadable
+   * from then on — then its scope is closed, its cache (with the WAL, any damaged copy and the
+   * key's check) and its audio are deleted, then what each holder keeps of it (its unfinished
+   * exports, the comments posted from here…). The account, when it stays, keeps its settings;
+   * its next scope opens once the deletion is done, with a new key. Answers what was deleted.
+   *
+   * A keychain out of reach refuses a removal of an account that stays (keychain_unavailable,
+   * nothing deleted: the key must not outlive the data it sealed); for a removed account the
+   * removal has remembered its keys, deleted at the next start that reaches the keychain.
    */
   removeEverything(accountId: string): Promise<RemovedEverything> {
+    try {
+      this.deps.accounts.shredCacheKey(accountId);
+    } catch (error) {
+      if (this.deps.accounts.list().some((account) => account.id === accountId))
+        return Promise.reject(error as Error);
+      this.deps.log(`the key of a removed account's data: ${messageOf(error)}`);
+    }
     if (this.current?.accountId === accountId) this.retire();
     const earlier = this.closing.get(accountId);
     const removal = (async () => {
       await earlier;
-      const cacheFiles = await sizesOf(cacheFilesOf(cacheFileOf(this.deps.dataDir, accountId)));
-      const audioFolder = audioFolderOf(this.deps.dataDir, accountId);
-      const audioFiles = await sizesOf(await filesUnder(audioFolder));
-      await deleteCacheFiles(cacheFileOf(this.deps.dataDir, accountId));
-      await rm(audioFolder, { recursive: true, force: true });
+      const removed = await deleteAccountData(this.deps.dataDir, accountId);
       for (const holder of this.deps.holders) await holder.forgetAccount(accountId);
-      return {
-        files: cacheFiles.length + audioFiles.length,
-        textBytes: sum(cacheFiles),
-        audioBytes: sum(audioFiles),
-      };
+      return removed;
     })();
     this.holdUntil(
       accountId,
@@ -269,6 +384,35 @@ export class AccountScopes {
       ),
     );
     return removal;
+  }
+
+  /** Whether the active account's data is locked (null with no account, or when it is not). */
+  async locked(): Promise<LockedCache | null> {
+    if (!this.deps.accounts.list().some((account) => account.active)) return null;
+    return this.active().locked();
+  }
+
+  /**
+   * The user agreed to start the active account's offline copy again: its locked data (sealed
+   * with a key this computer cannot give) is deleted, the key it has (another one, if any) is
+   * destroyed, and a new copy opens with a new key and syncs from the clinic service. What only
+   * that copy held — the ranges created here, review marks, speaker names — goes with it.
+   */
+  async startFresh(accountId: string): Promise<void> {
+    const scope = this.active();
+    if (scope.accountId !== accountId)
+      throw new AppError('not_found', 'That clinic is not the active account any more.');
+    if (!(await scope.locked()))
+      throw new AppError(
+        'conflict',
+        'This clinic’s offline copy is readable: nothing to start again.',
+      );
+    this.retire();
+    await this.closing.get(accountId);
+    this.deps.accounts.shredCacheKey(accountId);
+    await deleteAccountData(this.deps.dataDir, accountId);
+    this.deps.emit('cache.locked', null);
+    this.active().startSync();
   }
 
   /** Closes the open scope (the app is quitting) and waits for every scope still closing. */
@@ -290,9 +434,7 @@ export class AccountScopes {
     const closing = scope
       .close()
       .catch((error: unknown) =>
-        this.deps.log(
-          `the account's data did not close: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+        this.deps.log(`the account's data did not close: ${messageOf(error)}`),
       );
     this.holdUntil(
       scope.accountId,

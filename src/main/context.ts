@@ -1,4 +1,4 @@
-import type { EventName, IpcEvents, SyncStatus } from '../shared/ipc';
+import type { EventName, IpcEvents, LockedCache, SyncStatus } from '../shared/ipc';
 import type { AccountService } from './accounts/accounts';
 import type { Administration } from './admin/administration';
 import type { ActiveService } from './connection/active-service';
@@ -47,6 +47,10 @@ export interface CoreContext {
   /** Starts a sync of the active account unless one runs; answers the status. */
   sync(): SyncStatus;
   syncStatus(): SyncStatus;
+  /** Whether the active account's offline copy is locked (its key gone or another), and why. */
+  cacheLocked(): Promise<LockedCache | null>;
+  /** The user agreed: a new offline copy for the locked account (AccountScopes.startFresh). */
+  startFreshCache(accountId: string): Promise<void>;
   hub: Hub;
   recordings: Recordings;
   /** A hub record's transcript lines with their times (the record view, export). */

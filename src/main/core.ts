@@ -73,8 +73,14 @@ export interface CoreOptions extends ShellCapabilities {
   demoDialect?: ServiceDialect;
   /** The folder holding demo-speech/ (the source tree's resources/ unless packaged elsewhere). */
   resourcesDir?: string;
-  /** better-sqlite3's addon for this runtime, when not the default (Electron). */
+  /** The SQLite addon for this runtime, when not the default (Electron). */
   sqliteBinding?: string;
+  /**
+   * How the accounts' caches are kept: sealed under each account's key (the default; the app
+   * always) or in the clear as before issue 30 — the benchmarks' baseline and the test that
+   * shows what that gives away. No shell sets it.
+   */
+  atRest?: 'sealed' | 'plain';
   /**
    * When the active account's cleanup runs by itself: both shells give the app's (at start and
    * daily, retention/runner.ts). Without one it runs only when asked ("Remove now"; tests).
@@ -252,6 +258,7 @@ export function createCore(options: CoreOptions): Core {
   const scopes: AccountScopes = new AccountScopes({
     accounts,
     dataDir: options.dataDir,
+    atRest: options.atRest ?? 'sealed',
     sqliteBinding: options.sqliteBinding,
     service,
     conversations,
@@ -302,6 +309,8 @@ export function createCore(options: CoreOptions): Core {
     defaultExportFolder: exportFolder,
     sync: () => scopes.active().startSync(),
     syncStatus: () => scopes.syncStatus(),
+    cacheLocked: () => scopes.locked(),
+    startFreshCache: (accountId) => scopes.startFresh(accountId),
     hub,
     timedTranscripts,
     speakerNames,

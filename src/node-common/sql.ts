@@ -1,9 +1,10 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 
 /**
  * The house style of SQL in Earmark, for the app's cache and the reference service alike: a
  * query is SQL text beside the type of its rows, run through `all`, `get` or `run` on a
- * better-sqlite3 connection. Node only (src/shared stays pure); both src/main and src/service
+ * better-sqlite3 connection (better-sqlite3-multiple-ciphers: better-sqlite3's API over SQLite3
+ * Multiple Ciphers, which encrypts the app's cache; without a key it is plain SQLite). Node only (src/shared stays pure); both src/main and src/service
  * import it.
  */
 

@@ -51,7 +51,7 @@ export interface ServiceOptions {
   now?: () => number;
   /** Folder holding demo-speech/ (the clips label audio is assembled from). */
   resourcesDir?: string;
-  /** better-sqlite3's native addon to load instead of the default (Electron's ABI build). */
+  /** The SQLite addon (better-sqlite3-multiple-ciphers) to load instead of the default (Electron's ABI build). */
   nativeBinding?: string;
   /** Requests each API key (or session) may make; a token bucket per caller. */
   rateLimit?: RateLimit;

@@ -1,7 +1,7 @@
 // The real Electron app on the demo clinic, driven by Playwright's _electron: the main flows (the
 // demo clinic opens on the hub timeline, a recording plays, settings). It runs the built app (out/)
 // on the installed runtime, launched as `npm start` launches it (the app folder); a packaged build cannot be driven this way, since
-// its fuses refuse the inspector Playwright attaches with. Where the runtime, better-sqlite3's
+// its fuses refuse the inspector Playwright attaches with. Where the runtime, the SQLite addon's
 // Electron build or a display is missing, it reports itself skipped, with the reason.
 import { announceSkip } from '../support/skip';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,16 +10,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ELECTRON_VERSION, appLaunchArgs, unpackedRuntime } from '../../scripts/electron-runtime';
+import {
+  ELECTRON_VERSION,
+  appLaunchArgs,
+  electronSqliteAddon,
+  unpackedRuntime,
+} from '../../scripts/electron-runtime';
 import type { Label } from '../../src/shared/api';
 import { demoService } from '../e2e/demo-service';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const runtime = unpackedRuntime();
-// Where `npm start` (scripts/start.ts) builds better-sqlite3 for Electron's ABI.
-const sqliteBinding =
-  process.env.EARMARK_SQLITE_BINDING ??
-  join(root, '.earmark', 'electron', ELECTRON_VERSION, 'better_sqlite3.node');
+// Where `npm start` (scripts/start.ts) builds the SQLite addon for Electron's ABI.
+const sqliteBinding = process.env.EARMARK_SQLITE_BINDING ?? electronSqliteAddon(ELECTRON_VERSION);
 
 function electronProblem(): string | undefined {
   if (!runtime.ok)
@@ -27,7 +30,7 @@ function electronProblem(): string | undefined {
   if (!existsSync(join(root, 'out', 'main', 'index.js')))
     return 'the app is not built (npm run build)';
   if (!existsSync(sqliteBinding))
-    return `better-sqlite3 is not built for Electron at ${sqliteBinding} (run \`npm start\` once, or set EARMARK_SQLITE_BINDING)`;
+    return `the SQLite addon (better-sqlite3-multiple-ciphers) is not built for Electron at ${sqliteBinding} (run \`npm start\` once, or set EARMARK_SQLITE_BINDING)`;
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
     return 'no display (DISPLAY is unset): run the tests under xvfb-run';
   return undefined;

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task, TaskBoard } from '../../src/shared/api';
 import type { AccountSummary, ExportFolder, ExportSummary } from '../../src/shared/ipc';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
+import { cacheKeyEntry, SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
 import { createCore, type Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { until } from '../service/poll';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { filesHolding } from '../support/files';
+import { ipcCalls } from '../support/ipc-calls';
 import * as fx from './audio/fixtures';
 
 /**
@@ -132,4 +133,50 @@ describe('removing an account', () => {
     // The other account keeps what it had.
     expect(existsSync(cacheFileOf(dataDir, other.id))).toBe(true);
   }, 90_000);
+
+  it('destroys the key to its data first, while every file of it is still there', async () => {
+    /** The keychain, noting what lay on disk when each entry was deleted. */
+    class NotingKeychain extends SessionSecretStore {
+      readonly deletions: { entry: string; cache: boolean; audio: boolean }[] = [];
+      constructor(private readonly onDisk: () => { cache: boolean; audio: boolean }) {
+        super();
+      }
+      override delete(entry: string): void {
+        this.deletions.push({ entry, ...this.onDisk() });
+        super.delete(entry);
+      }
+    }
+    const folder = fx.tempFolder('earmark-removal-key-');
+    let paths = { cache: '', audio: '' };
+    const keychain = new NotingKeychain(() => ({
+      cache: existsSync(paths.cache),
+      audio: existsSync(paths.audio),
+    }));
+    const own = createCore({ dataDir: folder, shell: 'browser', version: 'test', keychain });
+    const calls = ipcCalls(() => own);
+    try {
+      const { id } = await calls.call('accounts.add', {
+        baseUrl: svc.baseUrl,
+        apiKey: svc.credentials.primary.apiKey,
+      });
+      paths = { cache: cacheFileOf(folder, id), audio: join(folder, 'audio', id) };
+      await calls.call('audio.prepare', { labelId: labelIds[0]! });
+      await until(() => existsSync(paths.cache), Boolean, 10_000);
+      expect(keychain.get(cacheKeyEntry(id))).toBeDefined();
+
+      await calls.call('accounts.remove', { accountId: id });
+      // Crypto-shredding: the key went first, before the files it sealed (what a disk may
+      // keep of them after their deletion can never be read again).
+      expect(keychain.deletions[0]).toEqual({
+        entry: cacheKeyEntry(id),
+        cache: true,
+        audio: true,
+      });
+      expect(keychain.get(cacheKeyEntry(id))).toBeUndefined();
+      expect(existsSync(paths.cache)).toBe(false);
+      expect(existsSync(paths.audio)).toBe(false);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });

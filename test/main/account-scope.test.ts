@@ -81,6 +81,7 @@ function world(holders: { forgetAccount(accountId: string): Promise<void> }[] = 
   const scopes: AccountScopes = new AccountScopes({
     accounts,
     dataDir,
+    atRest: 'sealed',
     service,
     conversations: new Conversations({
       service,

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PreparedAudio } from '../../src/shared/ipc';
 import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/recipe';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { streamPathOf } from '../../src/main/audio/audio-cache';
+import { cacheKeyEntry, SessionSecretStore } from '../../src/main/accounts/secret-store';
+import { AccountKey } from '../../src/main/at-rest/account-key';
+import { unsealBytes } from '../../src/main/at-rest/sealed-file';
+import { audioFilesOf } from '../../src/main/audio/audio-cache';
+import { PartialFile } from '../../src/main/audio/partial-file';
 import { createCore, type Core } from '../../src/main/core';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
@@ -21,6 +24,8 @@ let folder: string;
 let core: Core;
 let shell: WebShell;
 const media = new MediaCapabilities();
+/** The test's keychain: it outlives a restart, as the system's does. */
+const keychain = new SessionSecretStore();
 let labelId: string;
 let serviceBytes: Buffer;
 const progress: { bytesDone: number; bytesTotal: number | null }[] = [];
@@ -59,7 +64,7 @@ beforeAll(async () => {
     dataDir: join(folder, 'data'),
     shell: 'browser',
     version: 'test',
-    keychain: new SessionSecretStore(),
+    keychain,
     log: () => undefined,
     mediaUrl: media.urlOf,
   });
@@ -129,7 +134,9 @@ describe('audio in the app', () => {
       ok: true;
       value: { id: string }[];
     };
-    const files = join(folder, 'data', 'audio', accountId.value[0]!.id, 'files');
+    const account = accountId.value[0]!.id;
+    const audioFolder = join(folder, 'data', 'audio', account);
+    const key = AccountKey.from(Buffer.from(keychain.get(cacheKeyEntry(account))!, 'base64'));
     // As a crash could leave it: the first third on disk, flushed, with the state that says so.
     const otherId = svc.service.labels.create({
       organizationId: svc.credentials.primary.organizationId,
@@ -154,40 +161,31 @@ describe('audio in the app', () => {
     });
     const whole = Buffer.from(await head.arrayBuffer());
     const third = Math.floor(whole.length / 3);
-    const partial = streamPathOf(files, otherId);
-    writeFileSync(partial, whole.subarray(0, third));
-    writeFileSync(
-      `${partial}.json`,
-      JSON.stringify({
-        version: 2,
-        labelId: otherId,
-        facts: {
-          total: whole.length,
-          contentType: 'audio/wav',
-          etag: head.headers.get('etag'),
-          lastModified: null,
-        },
-        ranges: [[0, third]],
-      }),
-    );
+    const files = audioFilesOf(audioFolder, key, otherId);
+    const partial = await PartialFile.open(files.partial, otherId, { key });
+    await partial.adopt({
+      total: whole.length,
+      contentType: 'audio/wav',
+      etag: head.headers.get('etag'),
+      lastModified: null,
+    });
+    await partial.write(0, whole.subarray(0, third));
+    await partial.checkpoint();
+    await partial.close();
     const restarted = createCore({
       dataDir: join(folder, 'data'),
       shell: 'browser',
       version: 'test',
-      keychain: new SessionSecretStore(),
+      keychain,
       log: () => undefined,
     });
     try {
-      await restarted.rpc.invoke('accounts.add', {
-        baseUrl: svc.baseUrl,
-        apiKey: svc.credentials.primary.apiKey,
-      });
       // Any answer of the service will do; the recording is never opened.
       expect((await restarted.rpc.invoke('devices.list', {})).ok).toBe(true);
-      const final = join(files, `${otherId}.wav`);
-      await vi.waitFor(() => expect(existsSync(final)).toBe(true), { timeout: 10_000 });
-      expect(readFileSync(final).equals(whole)).toBe(true);
-      expect(existsSync(partial)).toBe(false);
+      await vi.waitFor(() => expect(existsSync(files.audio)).toBe(true), { timeout: 10_000 });
+      expect(unsealBytes(key, readFileSync(files.audio)).equals(whole)).toBe(true);
+      expect(existsSync(files.partial)).toBe(false);
+      expect(existsSync(files.partialState)).toBe(false);
     } finally {
       await restarted.close();
     }
@@ -206,6 +204,34 @@ describe('audio in the app', () => {
         serviceBytes.subarray(serviceBytes.length - 100),
       ),
     ).toBe(true);
+  });
+
+  it('refuses a cached recording whose chunk changed on disk, never plays it, and fetches it anew', async () => {
+    const accounts = await core.rpc.invoke('accounts.list', {});
+    const account = (accounts as { ok: true; value: { id: string }[] }).value[0]!.id;
+    const key = AccountKey.from(Buffer.from(keychain.get(cacheKeyEntry(account))!, 'base64'));
+    const files = audioFilesOf(join(folder, 'data', 'audio', account), key, labelId);
+    expect((await core.rpc.invoke('audio.prepare', { labelId })).ok).toBe(true);
+    expect(unsealBytes(key, readFileSync(files.audio)).equals(serviceBytes)).toBe(true);
+    // A byte of its first chunk changed on disk (a disk's fault, or someone's).
+    const sealed = readFileSync(files.audio);
+    sealed[64 + 100]! ^= 0x01;
+    writeFileSync(files.audio, sealed);
+
+    const refused = await core.media({ method: 'GET', headers: {} }, labelId);
+    expect(refused.status).toBe(500);
+    const said: Buffer[] = [];
+    for await (const chunk of refused.body!) said.push(Buffer.from(chunk as string | Buffer));
+    expect(Buffer.concat(said).toString()).toMatch(
+      /failed its integrity check, so it was not played/,
+    );
+    expect(Buffer.concat(said).includes(serviceBytes.subarray(0, 12))).toBe(false);
+    // Out of the cache: played again, it comes from the service, whole and right.
+    expect(existsSync(files.audio)).toBe(false);
+    const again = await core.rpc.invoke('audio.prepare', { labelId });
+    expect(again).toMatchObject({ ok: true, value: { complete: false } });
+    await vi.waitFor(() => expect(existsSync(files.audio)).toBe(true), { timeout: 10_000 });
+    expect(unsealBytes(key, readFileSync(files.audio)).equals(serviceBytes)).toBe(true);
   });
 });
 

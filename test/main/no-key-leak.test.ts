@@ -11,7 +11,8 @@ import {
   type ChannelInput,
   type ChannelName,
 } from '../../src/shared/ipc';
-import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
+import { cacheKeyEntry, KeychainSecretStore } from '../../src/main/accounts/secret-store';
+import { AccountKey } from '../../src/main/at-rest/account-key';
 import { createCore, type Core } from '../../src/main/core';
 import {
   DEMO_DEVICES,
@@ -32,7 +33,8 @@ import { HOUR_MS } from './sync/helpers';
  * for the key everywhere the app writes or the renderer reads: every file of the data folder and
  * the export folder as bytes (SQLite files and their WAL included, while the app runs and after
  * it closed), everything printed or logged, every answer of every channel and every event. The key
- * stays in the real Secret Service only.
+ * stays in the real Secret Service only. So does the account's cache key (issue 30), under which
+ * its cache and audio are sealed, and the database key made from it.
  */
 
 const problem = announceSkip('the tests of test/main/no-key-leak.test.ts', secretServiceProblem());
@@ -65,6 +67,7 @@ type ReadOnlyChannel =
   | 'audio.prepare'
   | 'audio.waveform'
   | 'sync.status'
+  | 'cache.locked'
   | 'search'
   | 'followUps.boards'
   | 'followUps.board'
@@ -90,6 +93,7 @@ const WRITE_CHANNELS = [
   'hub.create',
   'hub.complete',
   'sync.run',
+  'cache.startFresh',
   'labels.assign',
   'speakers.save',
   'speakers.dismissNotice',
@@ -227,6 +231,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
 
   afterAll(async () => {
     if (accountId) keychain.delete(accountId);
+    if (accountId) keychain.delete(cacheKeyEntry(accountId));
     await proxy?.close();
     await svc?.dispose();
     if (folder) rmSync(folder, { recursive: true, force: true });
@@ -347,6 +352,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       'audio.prepare': { labelId: first!.id },
       'audio.waveform': { labelId: first!.id },
       'sync.status': {},
+      'cache.locked': {},
       search: { query: 'vaccination' },
       'followUps.boards': {},
       'followUps.board': { boardId: board.id },
@@ -369,12 +375,21 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
     }
   }
 
-  /** The key, and its secret part alone (what follows the prefix the app may show). */
+  /**
+   * The key, and its secret part alone (what follows the prefix the app may show); the cache key
+   * as the keychain holds it (base64), as bytes and in hex, and the database's key made from it.
+   */
   const forms = () => {
     const visible = keyPrefix.replace(/\.\.\.$/, '');
     expect(apiKey.startsWith(visible)).toBe(true);
-    return [apiKey, apiKey.slice(visible.length)];
+    const cacheKey = keychain.get(cacheKeyEntry(accountId))!;
+    const bytes = Buffer.from(cacheKey, 'base64');
+    expect(bytes).toHaveLength(32);
+    const databaseKey = AccountKey.from(bytes).databaseKey().slice(2, -1);
+    return [apiKey, apiKey.slice(visible.length), cacheKey, bytes.toString('hex'), databaseKey];
   };
+  /** The forms of the cache key that are bytes rather than text. */
+  const cacheKeyBytes = () => Buffer.from(keychain.get(cacheKeyEntry(accountId))!, 'base64');
 
   it('is in no file the app wrote, SQLite files and their WAL included', () => {
     const [live, closed] = snapshots;
@@ -389,6 +404,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
         expect(bytes.includes(Buffer.from(form, 'utf8')), path).toBe(false);
         expect(bytes.includes(Buffer.from(form, 'utf16le')), path).toBe(false);
       }
+      expect(bytes.includes(cacheKeyBytes()), path).toBe(false);
     }
   });
 
@@ -409,6 +425,8 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
 
   it('stays in the Secret Service, where the app finds it again', async () => {
     expect(keychain.get(accountId)).toBe(apiKey);
+    // The cache key beside it: the cache opens again with it (below, its search).
+    expect(keychain.get(cacheKeyEntry(accountId))).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     const accountsFile = readFileSync(join(dataDir, 'accounts.json'), 'utf8');
     expect(accountsFile).toContain(accountId);
     // Opened again over the same folder, the app works with the key from the keychain.
@@ -417,6 +435,8 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
       expect((await call('identity.me', {})).organizationId).toBe(
         svc.credentials.primary.organizationId,
       );
+      expect(await call('cache.locked', {})).toBeNull();
+      expect((await call('search', { query: 'vaccination' })).length).toBeGreaterThan(0);
     } finally {
       await core.close();
     }

@@ -6,7 +6,7 @@
 // electron-builder reads or writes of the executable on Linux, beside Electron's chrome-sandbox.
 // fpm, which electron-builder downloads from GitHub, is a stand-in too (CUSTOM_FPM_PATH): it
 // records what it was given. Otherwise it differs from `npm run dist` in the native rebuild,
-// left out on purpose (it compiles better-sqlite3 for Electron against downloaded headers, and
+// left out on purpose (it compiles the SQLite addon for Electron against downloaded headers, and
 // rewrites node_modules under the other tests' feet), so the addon packed here is Node's build,
 // in the place Electron's goes.
 import { announceSkip } from '../support/skip';
@@ -136,7 +136,7 @@ describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
       '/package.json',
       '/resources/demo-speech/manifest.json',
       '/node_modules/fastify/package.json',
-      '/node_modules/better-sqlite3/lib/database.js',
+      '/node_modules/better-sqlite3-multiple-ciphers/lib/database.js',
     ])
       expect(packed).toContain(file);
     const speech = readdirSync(join(root, 'resources', 'demo-speech')).filter((f) =>
@@ -147,7 +147,7 @@ describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
 
   it('leaves out sources, tests, docs, dev dependencies, C sources and Electron’s default app', () => {
     const outside = packed.filter((p) =>
-      /^\/(src|test|docs|scripts|bench|resources\/build|node_modules\/(electron|vitest|svelte|electron-builder|playwright-core)|node_modules\/better-sqlite3\/(deps|src))(\/|$)/.test(
+      /^\/(src|test|docs|scripts|bench|resources\/build|node_modules\/(electron|vitest|svelte|electron-builder|playwright-core)|node_modules\/better-sqlite3-multiple-ciphers\/(deps|src))(\/|$)/.test(
         p,
       ),
     );
@@ -156,7 +156,7 @@ describe.skipIf(problem !== undefined)('the app electron-builder packs', () => {
     expect(existsSync(join(appDir, 'resources', 'default_app.asar'))).toBe(false);
   });
 
-  it("puts better-sqlite3's addon beside the archive, where the packaged app loads it", () => {
+  it('puts the SQLite addon beside the archive, where the packaged app loads it', () => {
     const binding = sqliteBinding({ isPackaged: true, resourcesPath: join(appDir, 'resources') })!;
     expect(existsSync(binding)).toBe(true);
     expect(readFileSync(binding).subarray(1, 4).toString('latin1')).toBe('ELF');

@@ -77,10 +77,10 @@ describe("electron-builder's configuration", () => {
     expect(files, 'the app is built (npm run build)').toContain('out/main/index.js');
   });
 
-  it("unpacks better-sqlite3's addon from the asar, where the packaged app looks for it", () => {
+  it('unpacks the SQLite addon from the asar, where the packaged app looks for it', () => {
     const unpacked = matcher(config.asarUnpack as string[]);
     expect(unpacked(SQLITE_ADDON)).toBe(true);
-    expect(unpacked('node_modules/better-sqlite3/lib/database.js')).toBe(false);
+    expect(unpacked('node_modules/better-sqlite3-multiple-ciphers/lib/database.js')).toBe(false);
     expect(unpacked('package.json')).toBe(false);
     const resources = join('/opt', 'Earmark', 'resources');
     expect(sqliteBinding({ isPackaged: true, resourcesPath: resources })).toBe(
@@ -88,7 +88,7 @@ describe("electron-builder's configuration", () => {
     );
   });
 
-  it('has electron-builder compile better-sqlite3 for Electron from source', () => {
+  it('has electron-builder compile the SQLite addon for Electron from source', () => {
     expect(config.npmRebuild).toBe(true);
     expect(config.buildDependenciesFromSource).toBe(true);
     expect(config.asar).toBe(true);
@@ -160,7 +160,7 @@ describe("electron-builder's configuration", () => {
   });
 });
 
-describe("the packaged app's better-sqlite3", () => {
+describe("the packaged app's SQLite addon", () => {
   const install = { isPackaged: true, resourcesPath: '/opt/Earmark/resources' };
 
   it('ignores EARMARK_SQLITE_BINDING once packaged: no environment variable loads native code', () => {
@@ -169,7 +169,7 @@ describe("the packaged app's better-sqlite3", () => {
     );
   });
 
-  it("takes `npm start`'s Electron build unpackaged, else better-sqlite3's own lookup", () => {
+  it("takes `npm start`'s Electron build unpackaged, else the package's own lookup", () => {
     const dev = { isPackaged: false, resourcesPath: '/usr/lib/electron/resources' };
     expect(sqliteBinding(dev, { EARMARK_SQLITE_BINDING: '/x/better_sqlite3.node' })).toBe(
       '/x/better_sqlite3.node',

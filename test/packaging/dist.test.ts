@@ -105,7 +105,7 @@ describe('npm run dist without an Electron runtime', () => {
     expect(existsSync(built) ? statSync(built).mtimeMs : undefined).toBe(builtAt);
   }, 60_000);
 
-  it("refuses another system's packages: better-sqlite3 is compiled by the target's compiler", async () => {
+  it("refuses another system's packages: the SQLite addon is compiled by the target's compiler", async () => {
     const other = target.platform === 'linux' ? '--win' : '--linux';
     const { code, output } = await runDist([other]);
     expect(code).toBe(1);

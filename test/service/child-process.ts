@@ -21,9 +21,15 @@ export interface Launched {
   kill(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
-export function launch(script: string, args: string[]): Launched {
+export function launch(
+  script: string,
+  args: string[],
+  /** More of the environment (a test's key, say: never in the arguments a process list shows). */
+  env: Record<string, string> = {},
+): Launched {
   const child = spawn(TSX, [script, ...args], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

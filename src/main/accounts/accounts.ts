@@ -4,9 +4,15 @@ import type { AccountSummary } from '../../shared/ipc';
 import { retentionOf, type RetentionSettings } from '../../shared/retention';
 import { isApiError } from '../service-client/errors';
 import { AppError } from '../base/errors';
+import { sessionAccountKey } from '../at-rest/account-key';
 import type { AccountStore, StoredAccount } from './account-store';
 import { normalizeBaseUrl } from './base-url';
-import { KEYCHAIN_SERVICE, KeychainUnavailableError, type SecretStore } from './secret-store';
+import {
+  KEYCHAIN_SERVICE,
+  KeychainUnavailableError,
+  cacheKeyEntry,
+  type SecretStore,
+} from './secret-store';
 
 /** Asks the service who a key belongs to (GET /auth/me); rejects for a bad key. */
 export type Identify = (baseUrl: string, apiKey: string) => Promise<Identity>;
@@ -27,7 +33,9 @@ export interface ActiveAccount {
 /**
  * Accounts: a base URL, a key and the organization /auth/me reports. Several can exist (one key
  * per organization), one is active. Keys go to the OS keychain, or, by the user's choice when
- * there is none, to memory for this session; the account file never holds one.
+ * there is none, to memory for this session; the account file never holds one. Beside each API
+ * key lies the account's cache key, under which everything this computer keeps of the account
+ * is sealed (docs/security.md): removing the account destroys it first.
  */
 export class AccountService {
   private readonly activeListeners = new Set<(activeId: string | null) => void>();
@@ -116,7 +124,11 @@ export class AccountService {
       }
       throw error;
     }
-    if (existing && existing.keyStorage !== keyStorage) this.forgetKey(existing);
+    if (existing && existing.keyStorage !== keyStorage) {
+      // The account's data stays readable: its cache key moves with the API key.
+      this.moveCacheKey(existing, keyStorage === 'keychain' ? this.keychain : this.session);
+      this.forgetKey(existing);
+    }
     const account: StoredAccount = {
       id,
       baseUrl,
@@ -144,15 +156,80 @@ export class AccountService {
     return this.summary(id);
   }
 
-  /** Deletes an account's key; false when the keychain could not be reached to do it. */
+  /**
+   * Deletes an account's keys, its cache key first (what the account's data is sealed with:
+   * destroyed before anything else of it); false when the keychain could not be reached.
+   */
   private forgetKey(account: StoredAccount): boolean {
     try {
+      this.secrets(account).delete(cacheKeyEntry(account.id));
       this.secrets(account).delete(account.id);
       return true;
     } catch (error) {
       if (error instanceof KeychainUnavailableError) return false;
       throw error;
     }
+  }
+
+  /** Copies an account's cache key into the store its API key moves to. */
+  private moveCacheKey(account: StoredAccount, to: SecretStore): void {
+    try {
+      const key = this.secrets(account).get(cacheKeyEntry(account.id));
+      if (key !== undefined) to.set(cacheKeyEntry(account.id), key);
+    } catch {
+      // Not readable now (no keychain): the data it sealed is asked about when next opened.
+    }
+  }
+
+  /** An account's secrets, for one that may have been removed already: both stores. */
+  private storesOf(accountId: string): SecretStore[] {
+    const account = this.store.accounts.find((a) => a.id === accountId);
+    return account ? [this.secrets(account)] : [this.keychain, this.session];
+  }
+
+  /**
+   * The account's cache key (32 bytes): the random one kept beside its API key in the keychain,
+   * or undefined when the keychain holds none. An account kept for this session only (no
+   * keychain, by the user's choice) keeps no key anywhere: its key is derived from its API key
+   * (which the user gives again at each start) and the account's id, so its data stays readable
+   * across restarts once the API key is given again, and nothing of the key is ever on disk.
+   * Throws keychain_unavailable when the keychain cannot be reached, and key_missing for a
+   * session account whose API key was not given again yet: neither is "no key".
+   */
+  cacheKey(accountId: string): Buffer | undefined {
+    const account = this.store.accounts.find((a) => a.id === accountId);
+    if (account?.keyStorage === 'session') {
+      // Moved here from the keychain in this run (the account's storage changed).
+      const moved = this.session.get(cacheKeyEntry(accountId));
+      if (moved !== undefined) return Buffer.from(moved, 'base64');
+      const apiKey = this.session.get(accountId);
+      if (apiKey === undefined)
+        throw new AppError(
+          'key_missing',
+          `The key for ${account.organizationName} was kept only until Earmark quit. Add it again.`,
+        );
+      return sessionAccountKey(apiKey, accountId);
+    }
+    const [secrets] = this.storesOf(accountId);
+    const stored = keychainCall(() => secrets!.get(cacheKeyEntry(accountId)));
+    return stored === undefined ? undefined : Buffer.from(stored, 'base64');
+  }
+
+  /** Keeps `key` as the account's cache key, beside its API key (replacing any). */
+  keepCacheKey(accountId: string, key: Buffer): void {
+    const [secrets] = this.storesOf(accountId);
+    keychainCall(() => secrets!.set(cacheKeyEntry(accountId), key.toString('base64')));
+  }
+
+  /**
+   * Destroys the account's cache key (crypto-shredding): whatever it sealed — the cache, the
+   * audio, on this disk or in what an SSD still holds of deleted files — can never be read
+   * again. Call it before deleting the data it sealed. Throws keychain_unavailable when the
+   * keychain cannot be reached (then nothing is destroyed).
+   */
+  shredCacheKey(accountId: string): void {
+    for (const secrets of this.storesOf(accountId))
+      keychainCall(() => secrets.delete(cacheKeyEntry(accountId)));
   }
 
   /** Deletes the keys removals left in the keychain; those it still cannot stay listed. */
@@ -163,6 +240,7 @@ export class AccountService {
       // An account added again since (the same id) owns its key now.
       if (this.store.accounts.some((account) => account.id === id)) return false;
       try {
+        this.keychain.delete(cacheKeyEntry(id));
         this.keychain.delete(id);
         return false;
       } catch {
@@ -176,9 +254,10 @@ export class AccountService {
   }
 
   /**
-   * Removes an account and deletes its key. A keychain that cannot be reached keeps the key:
-   * the removal goes on, the account's id is remembered, and the key is deleted at the next
-   * start or account change that finds the keychain (assertKeyDeleted says so).
+   * Removes an account and deletes its keys, the cache key first (its data, deleted next by
+   * AccountScopes.removeEverything, is unreadable from then on). A keychain that cannot be reached keeps
+   * the keys: the removal goes on, the account's id is remembered, and the keys are deleted at
+   * the next start or account change that finds the keychain (assertKeyDeleted says so).
    */
   remove(id: string): AccountSummary[] {
     const account = this.store.accounts.find((a) => a.id === id);
@@ -202,7 +281,7 @@ export class AccountService {
     if (!this.store.keysToDelete.includes(id)) return;
     throw new AppError(
       'keychain_unavailable',
-      `The account was removed, with everything this computer kept of it, but the system keychain could not be reached to delete its API key. Earmark deletes it the next time it starts with the keychain available (or delete the entry "${KEYCHAIN_SERVICE}" for ${id} in your keychain app).`,
+      `The account was removed, with everything this computer kept of it, but the system keychain could not be reached to delete its API key and the key to its data. Earmark deletes them the next time it starts with the keychain available (or delete the entries "${KEYCHAIN_SERVICE}" for ${id} and ${cacheKeyEntry(id)} in your keychain app).`,
     );
   }
 
@@ -281,6 +360,19 @@ export class AccountService {
       );
     }
     return { account, apiKey };
+  }
+}
+
+/** A keychain call whose failure the renderer is told in plain words. */
+function keychainCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    throw new AppError(
+      'keychain_unavailable',
+      `${error.message} Earmark keeps the key to this clinic's data on this computer there: try again once it is available.`,
+    );
   }
 }
 

@@ -20,6 +20,12 @@ export class KeychainUnavailableError extends Error {
 export const KEYCHAIN_SERVICE = 'Earmark';
 
 /**
+ * The entry of an account's cache key (at-rest/account-key.ts), beside its API key's (the
+ * account's id): account ids have no dot, so no account's API key can take this name.
+ */
+export const cacheKeyEntry = (accountId: string): string => `cache-key.${accountId}`;
+
+/**
  * The OS keychain through @napi-rs/keyring: macOS Keychain, Windows Credential Manager, or the
  * Secret Service (GNOME Keyring, KWallet) on Linux.
  */

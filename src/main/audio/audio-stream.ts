@@ -562,10 +562,13 @@ export class AudioStream {
   }
   private toldAt = 0;
 
-  /** The peaks thread reads the file from its start as far as it is there without a gap. */
+  /**
+   * The peaks thread reads the file from its start as far as it is there without a gap, in its
+   * final form (a sealed file's whole chunks).
+   */
   private advanceDigest(): void {
     if (!this.digest) return;
-    const prefix = this.file.written.presentUntil(0);
+    const prefix = this.file.stored.presentUntil(0);
     if (prefix > this.digested) {
       this.digested = prefix;
       this.digest.upTo(prefix);
@@ -582,7 +585,11 @@ export class AudioStream {
     const peaks = this.options.digest.peaks && extensionFor(facts.contentType) === 'wav';
     const { sha256 } = this.options.digest;
     if (peaks || sha256) {
-      this.digest = new StreamDigest(this.file.path, { sha256, peaks });
+      this.digest = new StreamDigest(this.file.path, {
+        sha256,
+        peaks,
+        sealed: this.file.chunkKey,
+      });
       this.advanceDigest();
     }
   }

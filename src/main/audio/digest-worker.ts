@@ -3,6 +3,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { ChunkCipher } from '../at-rest/sealed-file';
 import type { DigestReply, DigestRequest } from './digest';
 import { WavPeakStream } from './peaks';
 
@@ -11,6 +12,8 @@ if (!port) throw new Error('src/main/audio/digest-worker.ts runs as a worker thr
 
 interface Stream {
   path: string;
+  /** A sealed file's chunks, opened as they are read; undefined for a file in the clear. */
+  cipher: ChunkCipher | undefined;
   hash: Hash | undefined;
   peaks: WavPeakStream | undefined;
   handle: FileHandle | undefined;
@@ -29,10 +32,16 @@ async function digestUpTo(stream: Stream, length: number): Promise<void> {
   stream.handle ??= await open(stream.path, 'r');
   while (stream.done < length) {
     const want = Math.min(READ_BYTES, length - stream.done);
-    const { bytesRead } = await stream.handle.read(buffer, 0, want, stream.done);
-    if (bytesRead === 0)
+    let bytes: Buffer;
+    if (stream.cipher) {
+      bytes = await stream.cipher.readPlain(stream.handle, stream.done, stream.done + want);
+    } else {
+      const { bytesRead } = await stream.handle.read(buffer, 0, want, stream.done);
+      bytes = buffer.subarray(0, bytesRead);
+    }
+    if (bytes.length === 0)
       throw new Error(`${stream.path} ended at ${stream.done} of ${length} bytes`);
-    const bytes = buffer.subarray(0, bytesRead);
+    const bytesRead = bytes.length;
     stream.hash?.update(bytes);
     stream.peaks?.push(bytes);
     stream.done += bytesRead;
@@ -99,6 +108,7 @@ async function handle(request: DigestRequest): Promise<void> {
   if (request.op === 'open') {
     streams.set(id, {
       path: request.path,
+      cipher: request.sealed ? ChunkCipher.fromKey(request.sealed) : undefined,
       hash: request.sha256 ? createHash('sha256') : undefined,
       peaks: request.peaks ? new WavPeakStream() : undefined,
       handle: undefined,

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { ChunkKey } from '../at-rest/sealed-file';
 import { workerEntry } from '../base/worker-entry';
 import type { Peaks } from './peaks';
 
@@ -19,7 +20,15 @@ import type { Peaks } from './peaks';
  */
 
 export type DigestRequest =
-  | { op: 'open'; stream: number; path: string; sha256: boolean; peaks: boolean }
+  | {
+      op: 'open';
+      stream: number;
+      path: string;
+      sha256: boolean;
+      peaks: boolean;
+      /** A sealed file's key and header (its own, never the account's key): read and opened. */
+      sealed: ChunkKey | null;
+    }
   /** The file's first `length` bytes are written: digest up to there. */
   | { op: 'upTo'; stream: number; length: number }
   | { op: 'finish'; stream: number }
@@ -81,12 +90,12 @@ class DigestThread {
     );
   }
 
-  open(path: string, sha256: boolean, peaks: boolean): number {
+  open(path: string, what: DigestWanted): number {
     const stream = this.nextStream++;
     // Held while a stream is open: its finish is what a download waits for.
     if (this.streams.size === 0) this.worker.ref();
     this.streams.set(stream, { finish: null, peeks: [] });
-    this.post({ op: 'open', stream, path, sha256, peaks });
+    this.post({ op: 'open', stream, path, ...what });
     return stream;
   }
 
@@ -143,16 +152,27 @@ const thread = () => {
   return shared;
 };
 
+/** What a stream's digest computes, and how its file is read. */
+interface DigestWanted {
+  sha256: boolean;
+  peaks: boolean;
+  /** The sealed file's chunk key; null for a file in the clear. */
+  sealed: ChunkKey | null;
+}
+
 /** One download's digest, read from its partial file as the file grows. */
 export class StreamDigest {
   private readonly thread = thread();
   private readonly stream: number;
 
-  constructor(path: string, what: { sha256: boolean; peaks: boolean }) {
-    this.stream = this.thread.open(path, what.sha256, what.peaks);
+  constructor(path: string, what: DigestWanted) {
+    this.stream = this.thread.open(path, what);
   }
 
-  /** The file's first `length` bytes are on it (written, or kept from an earlier attempt). */
+  /**
+   * The file's first `length` bytes are on it (written, or kept from an earlier attempt); for a
+   * sealed file, a whole number of chunks, or all of it.
+   */
   upTo(length: number): void {
     this.thread.upTo(this.stream, length);
   }

@@ -1,3 +1,4 @@
+import { SealedDataError } from '../at-rest/account-key';
 import { AppError } from '../base/errors';
 
 /**
@@ -17,7 +18,9 @@ export type AudioErrorKind =
   /** The answer is not audio (an HTML page from a captive portal, say). */
   | 'not_audio'
   | 'cancelled'
-  | 'io_error';
+  | 'io_error'
+  /** A cached file that failed its integrity check (changed on disk): refused, never played. */
+  | 'tampered';
 
 const MESSAGES: Record<AudioErrorKind, string> = {
   file_exists: 'A file with this name already exists in the folder.',
@@ -29,6 +32,8 @@ const MESSAGES: Record<AudioErrorKind, string> = {
   not_audio: 'The clinic service sent something that is not audio.',
   cancelled: 'The download was cancelled.',
   io_error: 'The file could not be written.',
+  tampered:
+    'The copy of this recording on this computer failed its integrity check, so it was not played. Play it again to fetch it anew from the clinic service.',
 };
 
 export interface AudioErrorInit {
@@ -81,6 +86,8 @@ const FOLDER_CODES: Record<string, AudioErrorKind> = {
 /** A file-system error as an AudioError (an AudioError passes through unchanged). */
 export function fileErrorOf(error: unknown, path: string): AudioError {
   if (error instanceof AudioError) return error;
+  if (error instanceof SealedDataError)
+    return new AudioError('tampered', { detail: error.message, path, cause: error });
   const code = (error as { code?: unknown } | null)?.code;
   const kind = (typeof code === 'string' && FOLDER_CODES[code]) || 'io_error';
   const detail = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,9 @@
-import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { AccountKey } from '../at-rest/account-key';
+import { SealedFileReader } from '../at-rest/sealed-file';
 import type { AudioStream } from './audio-stream';
 import { audioTypeOf, SNIFF_BYTES } from './audio-type';
 
@@ -22,6 +23,46 @@ export interface MediaRequest {
 
 export interface MediaFile {
   path: string;
+  /**
+   * The file is sealed under this account's key (the audio cache's): what is served is its plain
+   * bytes, each chunk checked as it is read; a chunk that fails is never sent (SealedDataError).
+   */
+  key?: AccountKey;
+}
+
+/** A file's plain bytes, as the route reads them. */
+interface MediaReader {
+  size: number;
+  mtimeMs: number;
+  read(start: number, end: number): Promise<Buffer>;
+  /** [start, end] inclusive; the stream owns the file and closes it. */
+  stream(start: number, end: number): Readable;
+  close(): Promise<void>;
+}
+
+/** The file opened for reading; null when it is missing or not a file. */
+async function openReader({ path, key }: MediaFile): Promise<MediaReader | null> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) return null;
+  try {
+    if (key) return await SealedFileReader.open(path, key);
+    const handle = await open(path, 'r');
+    const { size, mtimeMs } = await handle.stat();
+    return {
+      size,
+      mtimeMs,
+      async read(start, end) {
+        const buffer = Buffer.alloc(Math.max(0, Math.min(end, size) - start));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+        return buffer.subarray(0, bytesRead);
+      },
+      stream: (start, end) => handle.createReadStream({ start, end, highWaterMark: 256 * 1024 }),
+      close: () => handle.close(),
+    };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**
@@ -105,44 +146,29 @@ export async function serveMedia(request: MediaRequest, file: MediaFile): Promis
   if (method !== 'GET' && method !== 'HEAD') {
     return { status: 405, headers: { ...base, allow: 'GET, HEAD' }, body: null };
   }
-  let handle: FileHandle;
+  const reader = await openReader(file);
+  if (!reader) return { status: 404, headers: { ...base }, body: null };
   try {
-    handle = await open(file.path, 'r');
-  } catch {
-    return { status: 404, headers: { ...base }, body: null };
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      return { status: 404, headers: { ...base }, body: null };
-    }
-    const size = info.size;
-    const etag = etagOf(size, info.mtimeMs);
-    const lastModified = info.mtime.toUTCString();
-    const { buffer: head, bytesRead } = await handle.read(
-      Buffer.alloc(SNIFF_BYTES),
-      0,
-      SNIFF_BYTES,
-      0,
-    );
+    const { size } = reader;
+    const etag = etagOf(size, reader.mtimeMs);
+    const lastModified = new Date(reader.mtimeMs).toUTCString();
     const headers: Record<string, string> = {
       ...base,
       'accept-ranges': 'bytes',
-      'content-type': audioTypeOf(head.subarray(0, bytesRead)),
+      'content-type': audioTypeOf(await reader.read(0, SNIFF_BYTES)),
       etag,
       'last-modified': lastModified,
     };
     const rangeHeader = headerOf(request.headers, 'range');
     if (rangeHeader === undefined && noneMatch(headerOf(request.headers, 'if-none-match'), etag)) {
-      await handle.close();
+      await reader.close();
       return { status: 304, headers, body: null };
     }
     const range = ifRangeHolds(headerOf(request.headers, 'if-range'), etag, lastModified)
       ? parseRange(rangeHeader, size)
       : undefined;
     if (range === 'unsatisfiable') {
-      await handle.close();
+      await reader.close();
       return {
         status: 416,
         headers: { ...headers, 'content-range': `bytes */${size}`, 'content-length': '0' },
@@ -154,17 +180,13 @@ export async function serveMedia(request: MediaRequest, file: MediaFile): Promis
     if (range) headers['content-range'] = `bytes ${start}-${end}/${size}`;
     const status = range ? 206 : 200;
     if (method === 'HEAD' || size === 0) {
-      await handle.close();
+      await reader.close();
       return { status, headers, body: null };
     }
     // The stream owns the descriptor from here and closes it when it ends or is destroyed.
-    return {
-      status,
-      headers,
-      body: handle.createReadStream({ start, end, highWaterMark: 256 * 1024 }),
-    };
+    return { status, headers, body: reader.stream(start, end) };
   } catch (error) {
-    await handle.close().catch(() => undefined);
+    await reader.close().catch(() => undefined);
     throw error;
   }
 }

@@ -1,17 +1,30 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fsyncFolder, removeQuietly, writeFileAtomic } from '../base/atomic-write';
+import type { AccountKey } from '../at-rest/account-key';
+import {
+  CHUNK_BYTES,
+  ChunkCipher,
+  SEALED_HEADER_BYTES,
+  type ChunkKey,
+} from '../at-rest/sealed-file';
+import { fsyncFolder, removeQuietly, writeAll, writeFileAtomic } from '../base/atomic-write';
 import { ByteRanges, type ByteSpan } from './byte-ranges';
-import { AudioError } from './errors';
 import { publish } from './files';
+import { SealedChunks } from './sealed-chunks';
 
 /**
  * A label's audio file while it is on its way from the service (audio-stream.ts fills it): the
  * bytes at their offsets in a sparse file whose hidden name its owner gives (the audio cache's
- * `.<labelId>.stream`, an export's `.<labelId>.earmark-partial`) and, beside it (`<name>.json`),
- * what the service said of the file and which byte ranges are on disk. A range is written into
- * the state only after the file was flushed past it, so after a crash or a power cut every range
- * the state lists holds the service's bytes; what arrived after the last flush is fetched again.
+ * `.<name>.stream`, an export's `.<labelId>.earmark-partial`) and, beside it, what the service
+ * said of the file and which byte ranges are on disk. A range is written into the state only
+ * after the file was flushed past it, so after a crash or a power cut every range the state lists
+ * holds the service's bytes; what arrived after the last flush is fetched again.
+ *
+ * Sealed (the audio cache's, given the account's key): the file is a sealed file
+ * (at-rest/sealed-file.ts) whose chunks are written as each is whole (sealed-chunks.ts), so the
+ * state lists whole chunks only; the state itself is sealed too (`<name>.state`: it names the
+ * record). In the clear (an export's, the user's file): the bytes as they come, and
+ * `<name>.json`.
  */
 
 /** What the service said of the file on the first answer; a resume must find the same. */
@@ -40,14 +53,26 @@ const sameFacts = (a: RemoteFacts, b: RemoteFacts) =>
   a.lastModified === b.lastModified &&
   a.contentType === b.contentType;
 
-const statePathOf = (dataPath: string) => `${dataPath}.json`;
+const statePathOf = (dataPath: string, sealed: boolean) =>
+  `${dataPath}${sealed ? '.state' : '.json'}`;
+/** What a sealed state is sealed for. */
+const SEALED_STATE = 'download state';
+
+export interface PartialFileOptions {
+  /** The new file's mode: the cache's are private (the default), an export's the user's. */
+  mode?: number;
+  /** Sealed under this account's key (the audio cache's); in the clear without. */
+  key?: AccountKey;
+}
 
 export class PartialFile {
-  /** Bytes on the file: readable now (some perhaps not yet flushed). */
+  /** Bytes on the file: readable now (some perhaps not yet flushed, or waiting to be sealed). */
   readonly written: ByteRanges;
   private durableRanges: ByteRanges;
   private checkpointing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The sealed body (null in the clear, or before the service described the file). */
+  private chunks: SealedChunks | null;
 
   private constructor(
     readonly labelId: string,
@@ -55,23 +80,25 @@ export class PartialFile {
     private handle: FileHandle,
     private remote: RemoteFacts | null,
     ranges: readonly ByteSpan[],
+    private readonly key: AccountKey | undefined,
+    cipher: ChunkCipher | null,
   ) {
     this.written = new ByteRanges(ranges);
     this.durableRanges = new ByteRanges(ranges);
+    this.chunks = cipher && new SealedChunks(handle, cipher, ranges);
   }
 
   /**
-   * Opens the label's partial file at `path`, or starts an empty one (with `mode`: the cache's
-   * are private, an export's become the user's file). Kept ranges are trusted
+   * Opens the label's partial file at `path`, or starts an empty one. Kept ranges are trusted
    * only with a validator the next request can send (If-Range): without one, a changed file on
    * the service could be spliced with the old one, so the bytes are dropped and filled again.
    */
   static async open(
     path: string,
     labelId: string,
-    { mode = 0o600 }: { mode?: number } = {},
+    { mode = 0o600, key }: PartialFileOptions = {},
   ): Promise<PartialFile> {
-    const state = await readState(statePathOf(path), labelId);
+    const state = await readState(statePathOf(path, key !== undefined), labelId, key);
     let kept = state && validatorOf(state.facts) !== null ? state : null;
     // A second link is the file published under its final name (files.ts publishes with a hard
     // link): a crash came before this name was removed. Those bytes are the user's file now;
@@ -80,25 +107,51 @@ export class PartialFile {
       await discardPartialFile(path);
       kept = null;
     }
+    const empty = (handle: FileHandle) =>
+      new PartialFile(labelId, path, handle, null, [], key, null);
     let handle: FileHandle;
     try {
       handle = await open(path, kept ? 'r+' : 'w+', mode);
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
-      handle = await open(path, 'w+', mode);
-      return new PartialFile(labelId, path, handle, null, []);
+      return empty(await open(path, 'w+', mode));
     }
-    if (!kept) return new PartialFile(labelId, path, handle, null, []);
-    // A range past the end of the file cannot be on it (the file was cut short behind our back).
+    if (!kept) return empty(handle);
     const size = (await handle.stat()).size;
+    let cipher: ChunkCipher | null = null;
+    if (key) {
+      cipher = await readCipher(handle, key);
+      // Another file than the state describes (or no sealed file at all): start again.
+      if (cipher?.total !== kept.facts.total) {
+        await handle.truncate(0);
+        return empty(handle);
+      }
+    }
+    // A range past the end of the file cannot be on it (the file was cut short behind our back);
+    // a sealed file lists whole chunks only.
     const ranges = kept.ranges
-      .map(([start, end]) => [start, Math.min(end, size)] as const)
+      .map(([start, end]): ByteSpan =>
+        cipher ? wholeChunks(cipher, start, end, size) : [start, Math.min(end, size)],
+      )
       .filter(([start, end]) => end > start);
-    return new PartialFile(labelId, path, handle, kept.facts, ranges);
+    return new PartialFile(labelId, path, handle, kept.facts, ranges, key, cipher);
   }
 
   get facts(): RemoteFacts | null {
     return this.remote;
+  }
+
+  /**
+   * Bytes on the file in their final form, from which the digest thread may read: for a sealed
+   * file, its whole chunks (the others wait in memory); otherwise every byte written.
+   */
+  get stored(): ByteRanges {
+    return this.chunks?.stored ?? this.written;
+  }
+
+  /** What the digest thread needs to open the file's chunks; null in the clear. */
+  get chunkKey(): ChunkKey | null {
+    return this.chunks?.cipher.chunkKey ?? null;
   }
 
   /** Ranges on the file and flushed: what a crash keeps. */
@@ -124,29 +177,29 @@ export class PartialFile {
     const changed = this.remote !== null;
     this.remote = facts;
     if (changed) await this.clear();
+    if (this.key && !this.chunks) {
+      // A sealed file of this length, with an id (so a key) of its own: a file started again
+      // never seals a chunk under the key and nonce of an earlier life.
+      const cipher = ChunkCipher.create(this.key, facts.total);
+      await writeAll(this.handle, cipher.header, 0);
+      this.chunks = new SealedChunks(this.handle, cipher);
+    }
     await this.saveState(this.durableRanges.list());
   }
 
   /** Writes bytes at their offset (all of them: a short write is continued). */
   async write(offset: number, bytes: Uint8Array): Promise<void> {
-    let done = 0;
-    while (done < bytes.length) {
-      const { bytesWritten } = await this.handle.write(
-        bytes,
-        done,
-        bytes.length - done,
-        offset + done,
-      );
-      // A nearly full disk takes part of a write without an error; the rest then fails
-      // (ENOSPC). A write that takes nothing at all would never end.
-      if (bytesWritten === 0) throw new AudioError('io_error', { detail: 'a write took no bytes' });
-      done += bytesWritten;
-    }
+    if (this.chunks) await this.chunks.write(offset, bytes);
+    else await writeAll(this.handle, bytes, offset);
     this.written.add(offset, offset + bytes.length);
   }
 
-  /** Reads up to `length` bytes at `position`; only present bytes should be asked for. */
+  /**
+   * Reads up to `length` bytes at `position`; only present bytes should be asked for. A sealed
+   * chunk that fails its check throws SealedDataError (never its bytes).
+   */
   async read(buffer: Buffer, length: number, position: number): Promise<number> {
+    if (this.chunks) return this.chunks.read(buffer, length, position);
     const { bytesRead } = await this.handle.read(buffer, 0, length, position);
     return bytesRead;
   }
@@ -158,7 +211,7 @@ export class PartialFile {
   checkpoint(): Promise<void> {
     const run = async () => {
       if (this.closed || !this.remote) return;
-      const ranges = this.written.list();
+      const ranges = this.stored.list();
       await this.handle.datasync();
       this.durableRanges = new ByteRanges(ranges);
       await this.saveState(ranges);
@@ -176,7 +229,7 @@ export class PartialFile {
     await this.checkpointing.catch(() => undefined);
     await this.handle.datasync();
     await publish(this.path, finalPath, replace);
-    await removeQuietly(statePathOf(this.path));
+    await removeQuietly(this.statePath);
     await fsyncFolder(dirname(finalPath));
   }
 
@@ -184,7 +237,7 @@ export class PartialFile {
   async reset(): Promise<void> {
     this.remote = null;
     await this.clear();
-    await removeQuietly(statePathOf(this.path));
+    await removeQuietly(this.statePath);
   }
 
   async close(): Promise<void> {
@@ -198,12 +251,18 @@ export class PartialFile {
   async discard(): Promise<void> {
     await this.close().catch(() => undefined);
     await removeQuietly(this.path);
-    await removeQuietly(statePathOf(this.path));
+    await removeQuietly(this.statePath);
+  }
+
+  private get statePath(): string {
+    return statePathOf(this.path, this.key !== undefined);
   }
 
   private async clear(): Promise<void> {
     await this.checkpointing.catch(() => undefined);
     this.written.clear();
+    this.chunks?.clear();
+    this.chunks = null;
     this.durableRanges = new ByteRanges();
     await this.handle.truncate(0);
   }
@@ -216,13 +275,48 @@ export class PartialFile {
       facts: this.remote,
       ranges: [...ranges],
     };
-    await writeFileAtomic(statePathOf(this.path), JSON.stringify(state));
+    const text = Buffer.from(JSON.stringify(state));
+    await writeFileAtomic(this.statePath, this.key ? this.key.seal(SEALED_STATE, text) : text);
   }
 }
 
-async function readState(path: string, labelId: string): Promise<StateFile | null> {
+/** The sealed file's cipher, from its header; null when it has none (or not one of this key's). */
+async function readCipher(handle: FileHandle, key: AccountKey): Promise<ChunkCipher | null> {
+  const header = Buffer.alloc(SEALED_HEADER_BYTES);
+  const { bytesRead } = await handle.read(header, 0, SEALED_HEADER_BYTES, 0);
   try {
-    const state = JSON.parse(await readFile(path, 'utf8')) as Partial<StateFile>;
+    return bytesRead === SEALED_HEADER_BYTES ? ChunkCipher.open(key, header) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The part of [start, end) whose chunks are whole on a sealed file of `size` bytes. */
+function wholeChunks(cipher: ChunkCipher, start: number, end: number, size: number): ByteSpan {
+  // Rounded inwards to chunk boundaries (the last chunk ends at the file's end).
+  const boundary = (offset: number) => offset === cipher.total || offset % CHUNK_BYTES === 0;
+  const from = boundary(start) ? start : cipher.plainEnd(cipher.chunkAt(start));
+  let to = Math.min(end, cipher.total);
+  if (!boundary(to)) to = cipher.plainStart(cipher.chunkAt(to));
+  // Chunks the file does not hold in full (cut short behind our back) are not on it.
+  while (to > from) {
+    const last = cipher.chunkAt(to - 1);
+    if (cipher.position(last) + cipher.sealedLength(last) <= size) break;
+    to = cipher.plainStart(last);
+  }
+  return [from, Math.max(from, to)];
+}
+
+/** A partial file's state: what the service said of the file, its ranges on disk. */
+async function readState(
+  path: string,
+  labelId: string,
+  key: AccountKey | undefined,
+): Promise<StateFile | null> {
+  try {
+    const bytes = await readFile(path);
+    const text = key ? key.unseal(SEALED_STATE, bytes) : bytes;
+    const state = JSON.parse(text.toString('utf8')) as Partial<StateFile>;
     const facts = state.facts;
     const valid =
       state.version === 2 &&
@@ -249,5 +343,21 @@ async function readState(path: string, labelId: string): Promise<StateFile | nul
 /** Removes a partial file and its state without opening it (eviction, an account's removal, an export given up). */
 export async function discardPartialFile(dataPath: string): Promise<void> {
   await removeQuietly(dataPath);
-  await removeQuietly(statePathOf(dataPath));
+  await removeQuietly(statePathOf(dataPath, false));
+  await removeQuietly(statePathOf(dataPath, true));
+}
+
+/** The labelId a partial file's state names, or null when it has none readable (with `key`). */
+export async function partialLabelOf(
+  dataPath: string,
+  key: AccountKey | undefined,
+): Promise<string | null> {
+  try {
+    const bytes = await readFile(statePathOf(dataPath, key !== undefined));
+    const text = key ? key.unseal(SEALED_STATE, bytes) : bytes;
+    const { labelId } = JSON.parse(text.toString('utf8')) as Partial<StateFile>;
+    return typeof labelId === 'string' ? labelId : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-
 /**
  * Waveform peaks computed in main, so the renderer never decodes a long file: the minimum and
  * maximum sample of each bucket of `samplesPerPeak` frames (100 buckets a second by default),
@@ -320,9 +318,6 @@ export function decodePeaks(bytes: Buffer): Peaks {
     max,
   };
 }
-
-export const readPeaksFile = async (path: string): Promise<Peaks> =>
-  decodePeaks(await readFile(path));
 
 /** What wavesurfer.js takes instead of decoding: `peaks` (top, bottom) in -1..1 and `duration`. */
 export interface WaveformData {

@@ -1,10 +1,11 @@
 import { type AudioProgress, type PreparedAudio, type Waveform } from '../../shared/ipc';
 import type { ActiveService } from '../connection/active-service';
-import type { AudioCache, CachedOrStreaming } from './audio-cache';
+import { SealedDataError } from '../at-rest/account-key';
+import type { AudioCache, CachedAudio, CachedOrStreaming } from './audio-cache';
 import type { AudioSource, AudioStream } from './audio-stream';
 import { Readable } from 'node:stream';
 import { AppError } from '../base/errors';
-import { AudioError } from './errors';
+import { AudioError, fileErrorOf, isAudioError } from './errors';
 import {
   MEDIA_HEADERS,
   serveMedia,
@@ -12,7 +13,7 @@ import {
   type MediaRequest,
   type MediaResponse,
 } from './media';
-import { readPeaksFile, waveformData } from './peaks';
+import { waveformData } from './peaks';
 
 /** Points on the waveform handed to the renderer: enough for a wide window, small over IPC. */
 const WAVEFORM_POINTS = 4000;
@@ -49,9 +50,7 @@ export class AudioPreparation {
         ...base,
         contentType: audio.contentType,
         bytes: audio.bytes,
-        waveform: audio.peaksPath
-          ? waveformData(await readPeaksFile(audio.peaksPath), WAVEFORM_POINTS)
-          : null,
+        waveform: await this.wholeWaveform(labelId, audio),
         buffered: [[0, audio.bytes]],
         complete: true,
       };
@@ -74,8 +73,28 @@ export class AudioPreparation {
   async waveform(labelId: string): Promise<Waveform | null> {
     const found = await this.open(labelId);
     if (found.kind === 'streaming') return found.stream.waveform(WAVEFORM_POINTS);
-    const { peaksPath } = found.audio;
-    return peaksPath ? waveformData(await readPeaksFile(peaksPath), WAVEFORM_POINTS) : null;
+    return this.wholeWaveform(labelId, found.audio);
+  }
+
+  /**
+   * A cached recording's waveform from its peaks file. Peaks that fail their integrity check
+   * take the recording out of the cache (it is fetched anew when played) and say so.
+   */
+  private async wholeWaveform(labelId: string, audio: CachedAudio): Promise<Waveform | null> {
+    const cache = await this.deps.audioCache();
+    try {
+      const peaks = await cache.peaks(audio);
+      return peaks && waveformData(peaks, WAVEFORM_POINTS);
+    } catch (error) {
+      throw await this.refused(cache, labelId, error);
+    }
+  }
+
+  /** A cached file that failed its check: dropped from the cache, and the error that says so. */
+  private async refused(cache: AudioCache, labelId: string, error: unknown): Promise<unknown> {
+    const refusal = error instanceof SealedDataError ? fileErrorOf(error, labelId) : error;
+    if (isAudioError(refusal, 'tampered')) await cache.remove(labelId).catch(() => undefined);
+    return refusal;
   }
 
   /**
@@ -87,8 +106,12 @@ export class AudioPreparation {
     try {
       found = await this.open(labelId);
     } catch (error) {
-      // No account or key (removed while a player seeks): the player gets the reason, as text.
-      if (error instanceof AppError && ['no_account', 'key_missing'].includes(error.kind)) {
+      // No account or key (removed while a player seeks), or its cached data locked: the player
+      // gets the reason, as text.
+      if (
+        error instanceof AppError &&
+        ['no_account', 'key_missing', 'cache_locked'].includes(error.kind)
+      ) {
         return {
           status: 401,
           headers: { ...MEDIA_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
@@ -97,8 +120,37 @@ export class AudioPreparation {
       }
       return { status: 404, headers: { ...MEDIA_HEADERS }, body: null };
     }
-    if (found.kind === 'whole') return serveMedia(request, { path: found.audio.path });
-    return serveStreamingMedia(request, found.stream);
+    if (found.kind === 'whole') {
+      const cache = await this.deps.audioCache();
+      let media: MediaResponse;
+      try {
+        media = await serveMedia(request, cache.mediaFile(found.audio));
+      } catch (error) {
+        // Its first chunk failed its check: refused, never sent; fetched anew next time.
+        const refusal = await this.refused(cache, labelId, error);
+        if (!isAudioError(refusal, 'tampered')) throw refusal;
+        return {
+          status: 500,
+          headers: { ...MEDIA_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
+          body: Readable.from([`${refusal.message}\n`]),
+        };
+      }
+      return this.droppedIfRefused(cache, labelId, media);
+    }
+    return this.droppedIfRefused(
+      await this.deps.audioCache(),
+      labelId,
+      await serveStreamingMedia(request, found.stream),
+    );
+  }
+
+  /**
+   * A chunk that fails its check after the answer began stops the body there (the player
+   * errors, nothing of the chunk is sent); the cache drops the recording, to fetch it anew.
+   */
+  private droppedIfRefused(cache: AudioCache, labelId: string, media: MediaResponse) {
+    media.body?.once('error', (error) => void this.refused(cache, labelId, error));
+    return media;
   }
 
   /** Goes on filling, in the background, the recordings the account had partly cached. */

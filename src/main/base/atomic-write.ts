@@ -8,7 +8,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { open, readdir, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -30,6 +30,23 @@ export interface AtomicWriteOptions {
 }
 
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
+
+/** Writes all of `bytes` at `position` of an open file (a short write is continued). */
+export async function writeAll(
+  handle: FileHandle,
+  bytes: Uint8Array,
+  position: number,
+): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    // A nearly full disk takes part of a write without an error; the rest then fails (ENOSPC).
+    // A write that takes nothing at all would never end.
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('a write took no bytes'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}
 
 /** Removes a file; one that is already gone is fine. */
 export async function removeQuietly(path: string): Promise<void> {

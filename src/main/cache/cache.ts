@@ -1,10 +1,11 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../base/worker-entry';
-import { damagedCopiesOf, openCacheDatabase, type CacheRecovery } from './database';
+import { openCacheDatabase, type CacheRecovery } from './database';
 import { CacheTooNewError } from './migrate';
-import type { WorkerError, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
+import type { WorkerError, WorkerInit, WorkerMessage, WorkerOpen, WorkerRequest } from './protocol';
 import {
   READS,
   runQuery,
@@ -20,13 +21,28 @@ export const cacheFileOf = (dataDir: string, accountId: string): string =>
   join(dataDir, 'cache', `${accountId.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`);
 
 /**
- * Every file of an account's cache: the database with its WAL, shared memory and rollback
- * journal, and the damaged copies moved aside.
+ * Where the check of an account's key lies (at-rest/unlock.ts): beside its cache, and deleted
+ * with it (deleteCacheFiles).
  */
-export const cacheFilesOf = (file: string): string[] => [
-  ...['', '-wal', '-shm', '-journal'].map((suffix) => `${file}${suffix}`),
-  ...damagedCopiesOf(file),
-];
+export const keyCheckFileOf = (dataDir: string, accountId: string): string =>
+  `${cacheFileOf(dataDir, accountId)}.keycheck`;
+
+/**
+ * Every file of an account's cache: the database with its WAL, shared memory and rollback
+ * journal, the copies of it moved aside as damaged (clinical text of any age: a cleanup and
+ * "Remove everything" delete them too), a sealing copy a killed conversion left, and its key's
+ * check.
+ */
+export function cacheFilesOf(file: string): string[] {
+  const dir = dirname(file);
+  const name = basename(file);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter(
+      (other) => other === name || other.startsWith(`${name}-`) || other.startsWith(`${name}.`),
+    )
+    .map((other) => join(dir, other));
+}
 
 /** Deletes a closed cache's files (cacheFilesOf). */
 export async function deleteCacheFiles(file: string): Promise<void> {
@@ -35,6 +51,12 @@ export async function deleteCacheFiles(file: string): Promise<void> {
 
 export interface CacheOptions {
   file: string;
+  /**
+   * The database's raw key (AccountKey.databaseKey): the file is encrypted, and a plain one an
+   * earlier version wrote is sealed first (in the writer's thread). It reaches the threads by
+   * message. Without it the cache is plain SQLite (the benchmarks' baseline).
+   */
+  key?: string;
   /**
    * 'worker' (the default): the database lives in worker threads and every query is a message,
    * so heavy SQL never blocks the main process's event loop. 'main': the same queries run inline
@@ -46,7 +68,7 @@ export interface CacheOptions {
    * a sync's write transaction (WAL lets it read the last committed state). Default true.
    */
   separateReader?: boolean;
-  /** better-sqlite3's addon for this runtime when not the default (Electron's ABI build). */
+  /** The SQLite addon for this runtime when not the default (Electron's ABI build). */
   nativeBinding?: string;
   /**
    * The worker's script. By default `./cache-worker.js` beside the running bundle (the app's
@@ -150,6 +172,7 @@ class WorkerConnection {
     const { entry, evaluate } = workerOf(options);
     const worker = new Worker(entry, { eval: evaluate, workerData: init });
     const connection = new WorkerConnection(worker, init.file);
+    worker.postMessage({ op: 'open', key: options.key } satisfies WorkerOpen);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'ready') {
@@ -251,6 +274,7 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
 function openInline(options: CacheOptions): Cache {
   const { db, file, recovery } = openCacheDatabase(options.file, {
     nativeBinding: options.nativeBinding,
+    key: options.key,
   });
   const guard = new ClosedGuard();
   const call = guard.wrap(async (side, name, args) => runQuery(db, side, name, args), file);

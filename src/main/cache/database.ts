@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { isPlainSqlite, sealPlainCache, type ConversionStep } from './plain-cache';
 import { all, run, type Db } from '../../node-common/sql';
 
 /** "ERMK": marks a SQLite file as an Earmark cache. */
@@ -12,8 +13,12 @@ const CACHE_APPLICATION_ID = 0x45524d4b;
 export interface CacheRecovery {
   /** What was wrong: quick_check's first complaint, or why the file could not be read. */
   reason: string;
-  /** Where the damaged file now is (kept for diagnostics until the next recovery). */
-  movedTo: string;
+  /**
+   * Where the damaged file now is (kept for diagnostics until the next recovery); null for an
+   * encrypted cache's: it is deleted once salvaged (a copy kept beside would be one more file
+   * to seal, or one left in the clear by an earlier version).
+   */
+  movedTo: string | null;
   /** Created ranges read back from the damaged file (they exist nowhere else). */
   salvagedCreatedRanges: number;
   /** Review marks and settings read back from it (this user's, nowhere else either). */
@@ -30,8 +35,16 @@ export interface OpenedCacheDatabase {
 }
 
 export interface CacheDatabaseOptions {
-  /** better-sqlite3's addon for this runtime when not the default (Electron's ABI build). */
+  /**
+   * The database's raw key (`x'…'`, AccountKey.databaseKey): the file is encrypted (ChaCha20-
+   * Poly1305 per page, SQLite3 Multiple Ciphers), and one an earlier version wrote in the clear
+   * is sealed first. Without it the file is plain SQLite (the benchmarks' baseline, tools).
+   */
+  key?: string;
+  /** The SQLite addon for this runtime when not the default (Electron's ABI build). */
   nativeBinding?: string;
+  /** Called at each step of sealing a plain cache (the crash tests stop there). */
+  onConversionStep?: (step: ConversionStep) => void;
   /** Tests stop at an older version to test the next migration. */
   migrations?: readonly Migration[];
   targetVersion?: number;
@@ -60,13 +73,32 @@ const SIDE_FILES = ['', '-wal', '-shm'] as const;
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+ * A connection to `file`, keyed first when the cache is encrypted: the key is the first thing
+ * the connection is told, before any page is read.
+ */
+function connect(
+  file: string,
+  options: CacheDatabaseOptions,
+  flags: { readonly?: boolean; fileMustExist?: boolean } = {},
+): Db {
+  const db = new Database(file, { ...flags, nativeBinding: options.nativeBinding });
+  try {
+    if (options.key !== undefined) db.pragma(`key = "${options.key}"`);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/**
  * Why the file at `file` is not a healthy cache, or undefined when it is. Reads it as it is: a
  * WAL left by a killed process is replayed by SQLite (that is recovery, not damage).
  */
 function damageOf(file: string, options: CacheDatabaseOptions): string | undefined {
   let db: Db | undefined;
   try {
-    db = new Database(file, { fileMustExist: true, nativeBinding: options.nativeBinding });
+    db = connect(file, options, { fileMustExist: true });
     const appId = db.pragma('application_id', { simple: true }) as number;
     if (appId !== 0 && appId !== CACHE_APPLICATION_ID)
       return `not an Earmark cache (application_id ${appId})`;
@@ -85,11 +117,7 @@ function salvage(file: string, options: CacheDatabaseOptions): Salvaged {
   let db: Db | undefined;
   const salvaged: Salvaged = {};
   try {
-    db = new Database(file, {
-      readonly: true,
-      fileMustExist: true,
-      nativeBinding: options.nativeBinding,
-    });
+    db = connect(file, options, { readonly: true, fileMustExist: true });
     for (const [table, columns] of Object.entries(SALVAGED_TABLES)) {
       try {
         salvaged[table as SalvagedTable] = all(db, `SELECT ${columns.join(', ')} FROM ${table}`);
@@ -125,9 +153,21 @@ export function damagedCopiesOf(file: string): string[] {
     .map((name) => join(dir, name));
 }
 
-/** Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. */
-function moveAside(file: string, nowMs: number): string {
+/** Deletes the damaged copies moved aside earlier. */
+function removeDamagedCopies(file: string): void {
   for (const copy of damagedCopiesOf(file)) rmSync(copy, { force: true });
+}
+
+/**
+ * Moves the file and its WAL and shared-memory files aside; deletes older damaged copies. An
+ * encrypted cache's file is deleted instead.
+ */
+function moveAside(file: string, nowMs: number, options: CacheDatabaseOptions): string | null {
+  removeDamagedCopies(file);
+  if (options.key !== undefined) {
+    for (const side of SIDE_FILES) rmSync(file + side, { force: true });
+    return null;
+  }
   const target = `${file}${CORRUPT_SUFFIX}${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}`;
   for (const side of SIDE_FILES) {
     if (existsSync(file + side)) renameSync(file + side, target + side);
@@ -166,15 +206,26 @@ export function openCacheDatabase(
   nowMs = Date.now(),
 ): OpenedCacheDatabase {
   mkdirSync(dirname(file), { recursive: true });
+  // Damaged copies an earlier version moved aside are in the clear: they go.
+  if (options.key !== undefined) removeDamagedCopies(file);
   let recovery: CacheRecovery | null = null;
   let salvaged: Salvaged = {};
   if (existsSync(file)) {
-    const damage = damageOf(file, options);
-    if (damage !== undefined) {
-      salvaged = salvage(file, options);
+    // A cache an earlier version wrote in the clear: checked as it is, then sealed.
+    const plain = options.key !== undefined && isPlainSqlite(file);
+    const checked = plain ? { ...options, key: undefined } : options;
+    const damage = damageOf(file, checked);
+    if (damage === undefined && plain) {
+      sealPlainCache(file, {
+        key: options.key!,
+        nativeBinding: options.nativeBinding,
+        onStep: options.onConversionStep,
+      });
+    } else if (damage !== undefined) {
+      salvaged = salvage(file, checked);
       recovery = {
         reason: damage,
-        movedTo: moveAside(file, nowMs),
+        movedTo: moveAside(file, nowMs, options),
         salvagedCreatedRanges: count(salvaged, ['created_ranges']),
         salvagedReviewMarks: count(salvaged, ['review_records', 'review_conversations']),
         salvagedSpeakerNames: count(salvaged, ['speaker_overlays']),
@@ -182,7 +233,7 @@ export function openCacheDatabase(
     }
   }
   const migrations = options.migrations ?? MIGRATIONS;
-  const db = new Database(file, { nativeBinding: options.nativeBinding });
+  const db = connect(file, options);
   try {
     // Refuse a newer cache before touching it (not even a pragma that writes).
     const latest = migrations.at(-1)?.version ?? 0;
@@ -207,11 +258,7 @@ export function openCacheDatabase(
 
 /** A read-only connection to a cache the writer has already opened and migrated. */
 export function openCacheReader(file: string, options: CacheDatabaseOptions = {}): Db {
-  const db = new Database(file, {
-    readonly: true,
-    fileMustExist: true,
-    nativeBinding: options.nativeBinding,
-  });
+  const db = connect(file, options, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   // This connection writes nothing; set anyway, so no connection to the file ever frees a page
   // without zeroing it.

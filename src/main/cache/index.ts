@@ -1,5 +1,13 @@
-export { cacheFileOf, cacheFilesOf, deleteCacheFiles, openCache, type Cache } from './cache';
+export {
+  cacheFileOf,
+  cacheFilesOf,
+  deleteCacheFiles,
+  keyCheckFileOf,
+  openCache,
+  type Cache,
+} from './cache';
 export { damagedCopiesOf } from './database';
+export { isPlainSqlite } from './plain-cache';
 export { TEXT_INDEXES } from './retention';
 export { CacheTooNewError } from './migrate';
 export { LATEST_SCHEMA_VERSION } from './migrations';

@@ -1,11 +1,20 @@
 import type { CacheRecovery } from './database';
 
-/** What the cache's thread is started with (workerData). */
+/** What the cache's thread is started with (workerData): never the key. */
 export interface WorkerInit {
   file: string;
   /** The writer opens, checks and migrates the file; a reader opens it read-only afterwards. */
   role: 'writer' | 'reader';
   nativeBinding?: string;
+}
+
+/**
+ * The thread's first message: the database's key, by message (a worker's data and environment
+ * are the process's to show; a message is between the two threads). Then the queries.
+ */
+export interface WorkerOpen {
+  op: 'open';
+  key?: string;
 }
 
 export type WorkerRequest =

@@ -3,7 +3,13 @@
 // thread's event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCacheDatabase, openCacheReader } from './database';
-import { toWorkerError, type WorkerInit, type WorkerMessage, type WorkerRequest } from './protocol';
+import {
+  toWorkerError,
+  type WorkerInit,
+  type WorkerMessage,
+  type WorkerOpen,
+  type WorkerRequest,
+} from './protocol';
 import { runQuery } from './queries';
 import type { Db } from '../../node-common/sql';
 
@@ -13,20 +19,29 @@ const init = workerData as WorkerInit;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
 let db: Db | undefined;
-try {
-  if (init.role === 'writer') {
-    const opened = openCacheDatabase(init.file, { nativeBinding: init.nativeBinding });
-    db = opened.db;
-    post({ type: 'ready', recovery: opened.recovery });
-  } else {
-    db = openCacheReader(init.file, { nativeBinding: init.nativeBinding });
-    post({ type: 'ready', recovery: null });
+
+/** Opens the database with the key the first message brings (none: a plain file). */
+function open({ key }: WorkerOpen): void {
+  const options = { nativeBinding: init.nativeBinding, key };
+  try {
+    if (init.role === 'writer') {
+      const opened = openCacheDatabase(init.file, options);
+      db = opened.db;
+      post({ type: 'ready', recovery: opened.recovery });
+    } else {
+      db = openCacheReader(init.file, options);
+      post({ type: 'ready', recovery: null });
+    }
+  } catch (error) {
+    post({ type: 'failed', error: toWorkerError(error) });
   }
-} catch (error) {
-  post({ type: 'failed', error: toWorkerError(error) });
 }
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', (request: WorkerRequest | WorkerOpen) => {
+  if (request.op === 'open') {
+    open(request);
+    return;
+  }
   if (request.op === 'close') {
     try {
       db?.close();

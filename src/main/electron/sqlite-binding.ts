@@ -1,4 +1,4 @@
-// Where the Electron shell finds better-sqlite3's native addon. Imports nothing of Electron, so
+// Where the Electron shell finds the SQLite addon (better-sqlite3-multiple-ciphers). Imports nothing of Electron, so
 // `npm run dist` (scripts/dist.ts) and the packaging tests share the path below.
 import { join } from 'node:path';
 
@@ -6,7 +6,8 @@ import { join } from 'node:path';
  * The addon, relative to the app folder. electron-builder rebuilds it for Electron's ABI and
  * unpacks it beside the archive (app.asar.unpacked): the OS loads native code from real files only.
  */
-export const SQLITE_ADDON = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+export const SQLITE_ADDON =
+  'node_modules/better-sqlite3-multiple-ciphers/build/Release/better_sqlite3.node';
 
 /** What the running Electron says about itself (app.isPackaged, process.resourcesPath). */
 export interface ElectronInstall {
@@ -15,7 +16,7 @@ export interface ElectronInstall {
 }
 
 /**
- * The addon's absolute path, or undefined for better-sqlite3's own lookup (Node's build, beside
+ * The addon's absolute path, or undefined for the package's own lookup (Node's build, beside
  * the sources). A packaged app always takes the unpacked addon and ignores EARMARK_SQLITE_BINDING:
  * an environment variable naming native code to load would reopen the door the fuses close
  * (RunAsNode, NODE_OPTIONS). The cache's worker threads get this explicit path too.

@@ -21,7 +21,7 @@ import { damagedCopiesOf, TEXT_INDEXES, type Cache } from '../cache';
 /** Where a cleanup takes records and audio from, and which to leave. */
 export interface CleanupInput {
   cache: Pick<Cache, 'read' | 'write' | 'file'>;
-  audio: Pick<AudioCache, 'held' | 'noteRecordStarts' | 'remove'>;
+  audio: Pick<AudioCache, 'held' | 'noteRecordStarts' | 'removeHeld'>;
   /** Records that started before this lose their text; null: text is kept for ever. */
   textBefore: number | null;
   /** Audio of records that started before this goes; null: kept for ever. */
@@ -99,7 +99,7 @@ export async function runCleanup(input: CleanupInput): Promise<CleanupSummary> {
   let audioBytes = 0;
   for (const audio of audioGoing) {
     check();
-    await input.audio.remove(audio.labelId);
+    await input.audio.removeHeld(audio);
     audioBytes += audio.bytes;
     advance(1);
   }
@@ -175,22 +175,20 @@ export async function audioToRemove(input: {
 }): Promise<HeldAudio[]> {
   const unknown = input.audio
     .held()
-    .filter((audio) => audio.recordStartMs === null)
-    .map((audio) => audio.labelId);
+    .flatMap((audio) => (audio.recordStartMs === null && audio.labelId ? [audio.labelId] : []));
   if (unknown.length > 0) {
     await input.audio.noteRecordStarts(await input.cache.read.recordStarts(unknown));
   }
   const { audioBefore } = input;
   if (audioBefore === null) return [];
-  return input.audio
-    .held()
-    .filter(
-      (audio) =>
-        (audio.recordStartMs ?? Number.NEGATIVE_INFINITY) < audioBefore &&
-        !audio.playing &&
-        !input.kept.has(audio.labelId) &&
-        !input.spare.has(audio.labelId),
-    );
+  return input.audio.held().filter(
+    (audio) =>
+      (audio.recordStartMs ?? Number.NEGATIVE_INFINITY) < audioBefore &&
+      !audio.playing &&
+      // Of no known record (IndexEntry.labelId): no known age either.
+      (audio.labelId === null ||
+        (!input.kept.has(audio.labelId) && !input.spare.has(audio.labelId))),
+  );
 }
 
 /**

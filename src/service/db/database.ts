@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './schema';
@@ -10,7 +10,7 @@ export const DATABASE_FILE = 'service.sqlite';
 
 /**
  * Opens (creating if needed) the service database in `dataDir`, WAL mode, migrated to the latest
- * version. `nativeBinding` names better-sqlite3's addon when the default one is built for another
+ * version. `nativeBinding` names the SQLite addon when the default one is built for another
  * runtime (Electron's ABI in the app; Node's in tests and the CLI).
  */
 export function openServiceDatabase(dataDir: string, nativeBinding?: string): ServiceDatabase {

@@ -53,7 +53,8 @@ export interface DiagnosticsReport {
   failedStep: DiagnosticStep | null;
 }
 
-const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+/** An account's id as the renderer names it (account ids are base64url). */
+export const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 
 export const ACCOUNT_CHANNELS = {
   'accounts.list': channel<AccountSummary[]>()(None),

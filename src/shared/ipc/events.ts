@@ -5,7 +5,7 @@ import type { AudioProgress } from './audio';
 import type { ExportProgressEvent } from './export';
 import type { ReviewNotification } from './review';
 import type { CleanupStatus } from './retention';
-import type { SyncStatus } from './sync';
+import type { LockedCache, SyncStatus } from './sync';
 
 /**
  * The events main pushes to the renderer. Schema-free (the renderer and the preload import the
@@ -16,6 +16,8 @@ export interface IpcEvents {
   'connection.changed': ConnectionStatus;
   'audio.progress': AudioProgress;
   'sync.changed': SyncStatus;
+  /** The active account's offline copy was found locked (its key gone), or no longer is. */
+  'cache.locked': LockedCache | null;
   'export.progress': ExportProgressEvent;
   /** A followed conversation changed (conversations.follow). */
   'conversation.changed': ConversationChange;
@@ -38,6 +40,7 @@ const EVENT_TABLE = {
   'connection.changed': true,
   'audio.progress': true,
   'sync.changed': true,
+  'cache.locked': true,
   'export.progress': true,
   'conversation.changed': true,
   'review.changed': true,

@@ -45,10 +45,14 @@ export const IPC_ERROR_KINDS = [
   'length_mismatch',
   'not_audio',
   'io_error',
+  /** A cached file that failed its integrity check: refused, never played. */
+  'tampered',
   // Accounts and the keychain.
   'no_account',
   'key_missing',
   'keychain_unavailable',
+  /** What this computer keeps of the account is sealed with a key that is gone or another. */
+  'cache_locked',
   // This computer: no folder dialog, no way to open links or folders.
   'unsupported',
   'open_failed',

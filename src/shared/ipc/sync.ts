@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { SearchHit } from '../search';
+import { AccountId } from './accounts';
 import { channel, None } from './channel';
 
 /** The background sync of the active account's cache. */
@@ -22,11 +23,38 @@ export interface SyncStatus {
   searchComplete: boolean;
 }
 
+/** Why what this computer keeps of an account cannot be read. */
+export type LockReason =
+  /** The key is not in this computer's keychain (reset, or the folder came from elsewhere). */
+  | 'key_missing'
+  /** The keychain holds another key than the one the data was sealed with. */
+  | 'key_wrong';
+
+/**
+ * The active account's offline copy (its cache and cached audio), sealed with a key this
+ * computer cannot give: shut until the user chooses to start a new one (cache.startFresh).
+ */
+export interface LockedCache {
+  accountId: string;
+  organizationName: string;
+  reason: LockReason;
+}
+
 /** The offline cache: its background sync, and the search over everything in it. */
 export const SYNC_CHANNELS = {
   /** Starts a sync of the active account now (if none is running) and answers its status. */
   'sync.run': channel<SyncStatus>()(None),
   'sync.status': channel<SyncStatus>()(None),
+  /** Whether the active account's offline copy is locked (its key gone), and why; null if not. */
+  'cache.locked': channel<LockedCache | null>()(None),
+  /**
+   * The user agreed: the locked offline copy of the account is deleted (what only it held — the
+   * ranges created here, review marks, speaker names — goes with it), a new key made, and a new
+   * copy filled from the clinic service. Refused unless the account is the active one and locked.
+   */
+  'cache.startFresh': channel<null>()(
+    Type.Object({ accountId: AccountId }, { additionalProperties: false }),
+  ),
   /** Full-text search over everything cached (works offline): ranked, with marked snippets. */
   search: channel<SearchHit[]>()(
     Type.Object(

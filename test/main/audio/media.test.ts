@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountKey, SealedDataError } from '../../../src/main/at-rest/account-key';
+import { CHUNK_BYTES, sealBytes } from '../../../src/main/at-rest/sealed-file';
 import {
   mediaFetchResponse,
   parseRange,
@@ -14,25 +16,38 @@ import {
 } from '../../../src/main/audio/media';
 import { tempFolder } from './fixtures';
 
+/** Two chunks of a sealed file and a part: ranges cross a chunk's end. */
 const SIZE = 100_000;
 /** A WAV's first bytes, then noise. */
 const data = Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVEfmt '), randomBytes(SIZE - 16)]);
-let file: MediaFile;
+const key = AccountKey.random().key;
 
-beforeAll(() => {
-  const path = join(tempFolder('earmark-media-'), 'Maple.wav');
-  writeFileSync(path, data);
-  file = { path };
-});
+/**
+ * The media route serves a file in the clear (an export's way of writing, the benchmarks'
+ * baseline) and a file sealed under the account's key (the audio cache's, issue 30) alike: the
+ * plain bytes, by any range.
+ */
+const KINDS = {
+  'in the clear': {
+    write: (path: string, bytes: Buffer | string): MediaFile => {
+      writeFileSync(path, bytes);
+      return { path };
+    },
+  },
+  sealed: {
+    write: (path: string, bytes: Buffer | string): MediaFile => {
+      writeFileSync(path, sealBytes(key, Buffer.from(bytes)));
+      return { path, key };
+    },
+  },
+};
+const kinds = Object.keys(KINDS) as (keyof typeof KINDS)[];
 
 async function bytesOf(body: Readable | null): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body ?? []) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
-
-const get = (headers: Record<string, string> = {}, method = 'GET') =>
-  serveMedia({ method, headers }, file);
 
 describe('parseRange', () => {
   it.each([
@@ -54,7 +69,14 @@ describe('parseRange', () => {
   });
 });
 
-describe('serveMedia', () => {
+describe.each(kinds)('serveMedia (%s)', (kind) => {
+  let file: MediaFile;
+  beforeAll(() => {
+    file = KINDS[kind].write(join(tempFolder('earmark-media-'), 'Maple.wav'), data);
+  });
+  const get = (headers: Record<string, string> = {}, method = 'GET') =>
+    serveMedia({ method, headers }, file);
+
   it('GET without Range: 200, the whole file, its type, length and validators', async () => {
     const response = await get();
     expect(response.status).toBe(200);
@@ -133,11 +155,8 @@ describe('serveMedia', () => {
   it('serves the type of what the bytes are, whatever the file is named', async () => {
     const folder = tempFolder();
     const typeOf = async (name: string, bytes: string | Buffer) => {
-      writeFileSync(join(folder, name), bytes);
-      const answer = await serveMedia(
-        { method: 'HEAD', headers: {} },
-        { path: join(folder, name) },
-      );
+      const written = KINDS[kind].write(join(folder, name), bytes);
+      const answer = await serveMedia({ method: 'HEAD', headers: {} }, written);
       return answer.headers['content-type'];
     };
     expect(await typeOf('call.m4a', Buffer.from('\0\0\0\x20ftypM4A \0\0\0\0', 'latin1'))).toBe(
@@ -167,59 +186,111 @@ describe('serveMedia', () => {
   });
 });
 
-describe('over HTTP (the browser shell) and as a Fetch Response (the Electron protocol)', () => {
-  let server: Server;
-  let url: string;
+describe.each(kinds)(
+  'over HTTP (the browser shell) and as a Fetch Response (the Electron protocol), %s',
+  (kind) => {
+    let server: Server;
+    let url: string;
+    let file: MediaFile;
 
-  beforeAll(async () => {
-    server = createServer((request, response) => {
+    beforeAll(async () => {
+      file = KINDS[kind].write(join(tempFolder('earmark-media-'), 'Maple.wav'), data);
+      server = createServer((request, response) => {
+        void serveMedia(request, file).then((media) => sendMedia(response, media));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('serves ranges, 416 and HEAD over a real socket', async () => {
+      const part = await fetch(url, { headers: { range: 'bytes=500-1499' } });
+      expect(part.status).toBe(206);
+      expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(500, 1500))).toBe(true);
+      const past = await fetch(url, { headers: { range: `bytes=${SIZE}-` } });
+      expect(past.status).toBe(416);
+      expect(past.headers.get('content-range')).toBe(`bytes */${SIZE}`);
+      const head = await fetch(url, { method: 'HEAD' });
+      expect(head.headers.get('content-length')).toBe(String(SIZE));
+      const whole = await fetch(url);
+      expect(Buffer.from(await whole.arrayBuffer()).equals(data)).toBe(true);
+    });
+
+    it('survives a player that goes away mid-file (a seek)', async () => {
+      const controller = new AbortController();
+      const response = await fetch(url, { signal: controller.signal });
+      controller.abort();
+      await expect(response.arrayBuffer()).rejects.toThrow();
+      const after = await fetch(url, { headers: { range: 'bytes=-10' } });
+      expect(Buffer.from(await after.arrayBuffer()).equals(data.subarray(SIZE - 10))).toBe(true);
+    });
+
+    it('answers a Fetch Request with Range itself', async () => {
+      const response = await mediaFetchResponse(
+        new Request('earmark://media/label', { headers: { range: 'bytes=-100' } }),
+        file,
+      );
+      expect(response.status).toBe(206);
+      expect(response.headers.get('content-range')).toBe(`bytes ${SIZE - 100}-${SIZE - 1}/${SIZE}`);
+      expect(Buffer.from(await response.arrayBuffer()).equals(data.subarray(SIZE - 100))).toBe(
+        true,
+      );
+      const past = await mediaFetchResponse(
+        new Request('earmark://media/label', { headers: { range: `bytes=${SIZE}-` } }),
+        file,
+      );
+      expect(past.status).toBe(416);
+      const head = await mediaFetchResponse(
+        new Request('earmark://media/label', { method: 'HEAD' }),
+        file,
+      );
+      expect(head.status).toBe(200);
+      expect(head.body).toBeNull();
+    });
+  },
+);
+
+describe('a sealed file with a chunk changed on disk', () => {
+  const tampered = (index: number): MediaFile => {
+    const path = join(tempFolder('earmark-media-'), 'Maple');
+    const sealed = sealBytes(key, data);
+    // A byte inside chunk `index` (each chunk is 64 KiB and its 16-byte tag, after the header).
+    sealed[64 + index * (CHUNK_BYTES + 16) + 1000]! ^= 0x20;
+    writeFileSync(path, sealed);
+    return { path, key };
+  };
+
+  it('is refused before an answer when the chunk holds its first bytes', async () => {
+    await expect(serveMedia({ method: 'GET', headers: {} }, tampered(0))).rejects.toThrow(
+      SealedDataError,
+    );
+  });
+
+  it('stops the body at that chunk: not a byte of it is sent, the player errors', async () => {
+    const file = tampered(1);
+    // The ranges within the other chunk are served as they are.
+    const before = await serveMedia({ method: 'GET', headers: { range: 'bytes=0-999' } }, file);
+    expect((await bytesOf(before.body)).equals(data.subarray(0, 1000))).toBe(true);
+    const whole = await serveMedia({ method: 'GET', headers: {} }, file);
+    expect(whole.status).toBe(200);
+    const sent: Buffer[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of whole.body!) sent.push(chunk as Buffer);
+      })(),
+    ).rejects.toThrow(/chunk 1 failed its integrity check/);
+    expect(Buffer.concat(sent).length).toBeLessThanOrEqual(CHUNK_BYTES);
+    // Over HTTP: the answer breaks off (here before its headers, the first read covering both
+    // chunks); the client never gets the recording.
+    const server = createServer((request, response) => {
       void serveMedia(request, file).then((media) => sendMedia(response, media));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  it('serves ranges, 416 and HEAD over a real socket', async () => {
-    const part = await fetch(url, { headers: { range: 'bytes=500-1499' } });
-    expect(part.status).toBe(206);
-    expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(500, 1500))).toBe(true);
-    const past = await fetch(url, { headers: { range: `bytes=${SIZE}-` } });
-    expect(past.status).toBe(416);
-    expect(past.headers.get('content-range')).toBe(`bytes */${SIZE}`);
-    const head = await fetch(url, { method: 'HEAD' });
-    expect(head.headers.get('content-length')).toBe(String(SIZE));
-    const whole = await fetch(url);
-    expect(Buffer.from(await whole.arrayBuffer()).equals(data)).toBe(true);
-  });
-
-  it('survives a player that goes away mid-file (a seek)', async () => {
-    const controller = new AbortController();
-    const response = await fetch(url, { signal: controller.signal });
-    controller.abort();
-    await expect(response.arrayBuffer()).rejects.toThrow();
-    const after = await fetch(url, { headers: { range: 'bytes=-10' } });
-    expect(Buffer.from(await after.arrayBuffer()).equals(data.subarray(SIZE - 10))).toBe(true);
-  });
-
-  it('answers a Fetch Request with Range itself', async () => {
-    const response = await mediaFetchResponse(
-      new Request('earmark://media/label', { headers: { range: 'bytes=-100' } }),
-      file,
-    );
-    expect(response.status).toBe(206);
-    expect(response.headers.get('content-range')).toBe(`bytes ${SIZE - 100}-${SIZE - 1}/${SIZE}`);
-    expect(Buffer.from(await response.arrayBuffer()).equals(data.subarray(SIZE - 100))).toBe(true);
-    const past = await mediaFetchResponse(
-      new Request('earmark://media/label', { headers: { range: `bytes=${SIZE}-` } }),
-      file,
-    );
-    expect(past.status).toBe(416);
-    const head = await mediaFetchResponse(
-      new Request('earmark://media/label', { method: 'HEAD' }),
-      file,
-    );
-    expect(head.status).toBe(200);
-    expect(head.body).toBeNull();
+    try {
+      const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      await expect(fetch(address).then((answer) => answer.arrayBuffer())).rejects.toThrow();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

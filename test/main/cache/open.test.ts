@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import {
   closeSync,
   existsSync,
@@ -140,7 +140,7 @@ describe('a damaged cache', () => {
       salvagedReviewMarks: 1,
       salvagedSpeakerNames: 1,
     });
-    expect(existsSync(cache.recovery!.movedTo)).toBe(true);
+    expect(existsSync(cache.recovery!.movedTo!)).toBe(true);
     await check(cache);
     expect(await cache.read.stats()).toMatchObject({ labels: 0, notes: 0, createdRanges: 1 });
     expect(await cache.read.createdRange('conv-1')).toMatchObject({ deviceId: 'consult-room-1' });
@@ -218,7 +218,7 @@ describe('a damaged cache', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await openCache({ file, thread: 'main' });
     await second.close();
-    expect(existsSync(first.recovery!.movedTo)).toBe(false);
-    expect(existsSync(second.recovery!.movedTo)).toBe(true);
+    expect(existsSync(first.recovery!.movedTo!)).toBe(false);
+    expect(existsSync(second.recovery!.movedTo!)).toBe(true);
   });
 });

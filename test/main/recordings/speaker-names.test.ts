@@ -43,12 +43,14 @@ describe.each(['seed', 'field'] as const)('speaker names (%s dialect)', (dialect
   let labelId: string;
 
   const { call, refused } = ipcCalls(() => core);
+  // The test's keychain: it outlives a restart, as the system's does.
+  const keychain = new SessionSecretStore();
   const openCore = () =>
     createCore({
       dataDir,
       shell: 'browser',
       version: 'test',
-      keychain: new SessionSecretStore(),
+      keychain,
       log: () => undefined,
       exportFolder: folder,
     });
@@ -232,8 +234,6 @@ describe.each(['seed', 'field'] as const)('speaker names (%s dialect)', (dialect
 
     await core.close();
     core = openCore();
-    // The key was for this session only: the restarted app is given it again.
-    await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
     expect(current(await call('speakers.get', { labelId }))?.names).toEqual(previous.names);
   });
 

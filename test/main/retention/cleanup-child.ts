@@ -1,6 +1,8 @@
 // A cleanup in a process of its own, for the kill -9 test: prints one JSON line per progress
 // event on stdout, then the summary. Arguments: the account's cache file, its audio folder,
-// the text cutoff (epoch ms) and the records removed per step.
+// the text cutoff (epoch ms) and the records removed per step; sealed under the test's key
+// (EARMARK_TEST_CACHE_KEY, base64), as the app keeps them.
+import { AccountKey } from '../../../src/main/at-rest/account-key';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import { openCache } from '../../../src/main/cache';
 import { runCleanup } from '../../../src/main/retention/cleanup';
@@ -11,8 +13,9 @@ if (!file || !audioFolder || !before || !perStep) {
   process.exit(2);
 }
 
-const cache = await openCache({ file });
-const audio = await AudioCache.open({ folder: audioFolder });
+const key = AccountKey.from(Buffer.from(process.env.EARMARK_TEST_CACHE_KEY ?? '', 'base64'));
+const cache = await openCache({ file, key: key.databaseKey() });
+const audio = await AudioCache.open({ folder: audioFolder, key });
 const summary = await runCleanup({
   cache,
   audio,

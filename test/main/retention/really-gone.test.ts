@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
+import { audioFilesOf } from '../../../src/main/audio/audio-cache';
+import { readSealedFile } from '../../../src/main/at-rest/sealed-file';
 import { createCore, type Core } from '../../../src/main/core';
 import { MINUTE_MS } from '../../../src/shared/api';
 import { DEMO_DEVICES, startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
 import { filesHolding } from '../../support/files';
 import { ipcCalls } from '../../support/ipc-calls';
+import { accountKeyIn, readWithKey } from '../../support/sealed-files';
 import * as fx from '../audio/fixtures';
 
 /**
@@ -16,7 +18,9 @@ import * as fx from '../audio/fixtures';
  * speaker ("Zorblax: …"), the name a user gave a speaker here, a hub timeline minute and the
  * conversation made of it — the record marked reviewed, and its audio and peaks, synced and
  * played through the app; every byte of every file of the data folder is searched before and
- * after retention removes them.
+ * after retention removes them. The files are sealed (issue 30), so they are read as whoever
+ * holds the account's key reads them (the cache decrypted whole, free pages too; the audio and
+ * peaks opened): what retention removed must be gone from the plain bytes, not only unreadable.
  */
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
@@ -43,6 +47,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
   let core: Core;
   let dataDir: string;
   let oldId: string;
+  const keychain = new SessionSecretStore();
   const device = DEMO_DEVICES[0].id;
   const OLD = aligned(Date.now() - 10 * DAY_MS);
   const { call } = ipcCalls(() => core);
@@ -98,7 +103,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
       dataDir,
       shell: 'browser',
       version: 'test',
-      keychain: new SessionSecretStore(),
+      keychain,
       log: () => undefined,
     });
     await call('accounts.add', {
@@ -151,14 +156,19 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
       30_000,
     );
     const [account] = await call('accounts.list', {});
-    const files = join(dataDir, 'audio', account!.id, 'files');
-    const audioBytes = readFileSync(join(files, `${oldId}.wav`)).subarray(40_000, 44_096);
-    const peaksBytes = readFileSync(join(files, `${oldId}.wav.peaks`)).subarray(64, 576);
+    const key = accountKeyIn(keychain, account!.id);
+    const files = audioFilesOf(join(dataDir, 'audio', account!.id), key, oldId);
+    const audioBytes = (await readSealedFile(files.audio, key)).subarray(40_000, 44_096);
+    const peaksBytes = (await readSealedFile(files.peaks, key)).subarray(64, 576);
 
-    const holding = (needles: (string | Buffer)[]) => filesHolding(dataDir, needles);
+    const holding = (needles: (string | Buffer)[]) =>
+      filesHolding(dataDir, needles, readWithKey(key));
     for (const word of Object.values(WORDS)) expect(holding([word]), word).not.toEqual([]);
-    expect(holding([audioBytes])).toEqual([join(files, `${oldId}.wav`)]);
-    expect(holding([peaksBytes])).toEqual([join(files, `${oldId}.wav.peaks`)]);
+    // Sealed: nothing of it in the bytes as they lie on disk.
+    for (const word of Object.values(WORDS))
+      expect(filesHolding(dataDir, [word]), word).toEqual([]);
+    expect(holding([audioBytes])).toEqual([files.audio]);
+    expect(holding([peaksBytes])).toEqual([files.peaks]);
 
     const overview = await call('retention.setSettings', {
       textDays: 1,
