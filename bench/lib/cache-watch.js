@@ -3,7 +3,7 @@
 // `sinceMs` are all there ("usable": their rows, for the lists) and all have their notes
 // ("searchable"), on the shared clock (performance.timeOrigin + performance.now()). Its reads run
 // beside the sync's main thread, not on it, so they do not count in its event-loop delay.
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
