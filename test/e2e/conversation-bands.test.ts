@@ -11,7 +11,9 @@ import {
   suggestConsults,
   type ConversationBand,
 } from '../../src/shared/timeline';
+import { AccountKey, sessionAccountKey } from '../../src/main/at-rest/account-key';
 import { cacheFileOf } from '../../src/main/cache';
+import { openWithKey } from '../support/sealed-files';
 import { announceSkip } from '../support/skip';
 import {
   busyDay,
@@ -205,7 +207,12 @@ describe.skipIf(problem !== undefined).each([
 
     await app.service.kill();
     const [account] = await invoke<{ id: string }[]>('accounts.list', {});
-    const cache = new Database(cacheFileOf(app.dataDir, account!.id), { readonly: true });
+    const cache = openWithKey(
+      cacheFileOf(app.dataDir, account!.id),
+      // A session-only account: its key derives from its API key.
+      AccountKey.from(sessionAccountKey(app.credentials.primary.apiKey, account!.id)),
+      { readonly: true },
+    );
     const kept = (cache.prepare('SELECT count(*) AS n FROM conversations').get() as { n: number })
       .n;
     cache.close();

@@ -7,6 +7,7 @@ import type { AccountSummary, ConnectionStatus } from '../../src/shared/ipc';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
 import { createCore, type Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
+import { ipcCalls, syncToEnd } from '../support/ipc-calls';
 import { secretServiceProblem } from '../support/secret-service';
 
 const problem = announceSkip('the tests of test/main/core.test.ts', secretServiceProblem());
@@ -64,15 +65,25 @@ describe.skipIf(problem !== undefined)('the core, through its RPC table', () => 
     expect(me).toMatchObject({ ok: true, value: { organizationId: primary.organizationId } });
     expect(events.accounts.at(-1)?.[0]?.organizationId).toBe(primary.organizationId);
 
+    // The account's first sync written (its cache and the cache key's check beside it), so no
+    // file is caught half-written.
+    await syncToEnd(ipcCalls(() => core).call);
     const everything = [
       ...filesUnder(dataDir).map((path) => readFileSync(path, 'latin1')),
       ...logs,
       JSON.stringify([refused, added, me, events]),
     ].join('\n');
     for (const key of [primary.apiKey, revoked.apiKey]) expect(everything).not.toContain(key);
-    expect(filesUnder(dataDir).map((path) => path.slice(dataDir.length))).toEqual([
-      '/accounts.json',
-    ]);
+    // Besides the accounts' list, only the account's cache and audio cache (sealed: see
+    // test/main/at-rest).
+    const account = added.ok ? (added.value as AccountSummary).id : '';
+    expect(
+      filesUnder(dataDir)
+        .map((path) => path.slice(dataDir.length))
+        .filter(
+          (path) => !path.startsWith(`/cache/${account}.sqlite`) && !path.startsWith('/audio/'),
+        ),
+    ).toEqual(['/accounts.json']);
   });
 
   it('reports the connection offline when the service stops', async () => {

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3-multiple-ciphers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import {
 } from '../service/harness';
 import { startFaultProxy, type FaultProxy, type FaultTarget } from '../support/fault-proxy';
 import { ipcCalls } from '../support/ipc-calls';
+import { accountKeyIn, openWithKey } from '../support/sealed-files';
 import { seedLabel, serviceAudio } from './audio/fixtures';
 import { DAY_MS, HOUR_MS, seedLabels } from './sync/helpers';
 
@@ -35,6 +35,7 @@ let proxy: FaultProxy;
 let dataDir: string;
 let core: Core;
 let accountId: string;
+const keychain = new SessionSecretStore();
 /** Every wait the API client asked for between attempts, in order. */
 const sleeps: number[] = [];
 const events: { [E in 'connection.changed' | 'sync.changed']: IpcEvents[E][] } = {
@@ -72,7 +73,10 @@ const CREATE: FaultTarget = { method: 'POST', path: '/hub/conversations/create' 
 
 /** What the cache holds, counted in its file by the cache's own query (read-only). */
 function cacheStats(): CacheStats {
-  const db = new Database(cacheFileOf(dataDir, accountId), { readonly: true, fileMustExist: true });
+  const db = openWithKey(cacheFileOf(dataDir, accountId), accountKeyIn(keychain, accountId), {
+    readonly: true,
+    fileMustExist: true,
+  });
   try {
     return READS.stats(db);
   } finally {
@@ -136,7 +140,7 @@ beforeAll(async () => {
     dataDir,
     shell: 'browser',
     version: 'test',
-    keychain: new SessionSecretStore(),
+    keychain,
     log: () => undefined,
     connect: (baseUrl, apiKey) =>
       connectService(baseUrl, apiKey, {

@@ -13,6 +13,17 @@ export function accountKeyIn(keychain: SecretStore, accountId: string): AccountK
   return AccountKey.from(Buffer.from(stored, 'base64'));
 }
 
+/** An account's cache database opened as the app opens it: its key given first. */
+export function openWithKey(
+  file: string,
+  key: AccountKey,
+  options?: Database.Options,
+): Database.Database {
+  const db = new Database(file, options);
+  db.pragma(`key = "${key.databaseKey()}"`);
+  return db;
+}
+
 /**
  * A reader of an account's files as whoever holds its key reads them (for filesHolding): what
  * retention removed must be gone from these too, not only from the ciphertext. The cache

@@ -270,10 +270,12 @@ const messageOf = (error: unknown) =>
       : String(error);
 
 /**
- * A file this export just wrote under a numbered name ("a (2).wav") when the unnumbered one
- * ("a.wav") holds the same content (the same SHA-256, or the same text): the earlier file is kept
- * and the copy removed. Answers the name the export's file has now. `pairedWith`: the name the
- * earlier file must have to be taken (a transcript goes with its audio file's name).
+ * A file this export just wrote under a numbered name ("a (3).wav") when an earlier name of the
+ * same stem ("a.wav", "a (2).wav") holds the same content (the same SHA-256, or the same text):
+ * the earlier file is kept and the copy removed — a run stopped after writing a file but before
+ * its journal said so writes it again on resume, under the next number. Answers the name the
+ * export's file has now. `pairedWith`: the name the earlier file must have to be taken (a
+ * transcript goes with its audio file's name).
  */
 async function adoptIdentical(
   folder: string,
@@ -281,19 +283,25 @@ async function adoptIdentical(
   content: { sha256: string | null } | { text: string },
   pairedWith?: string,
 ): Promise<string> {
-  const numbered = /^(.*) \(\d+\)(\.[^.]*)?$/.exec(name);
+  const numbered = /^(.*) \((\d+)\)(\.[^.]*)?$/.exec(name);
   if (!numbered) return name;
-  const first = `${numbered[1]}${numbered[2] ?? ''}`;
-  if (pairedWith !== undefined && first !== pairedWith) return name;
-  const earlier = join(folder, first);
-  const identical = await (
-    'text' in content
-      ? readFile(earlier, 'utf8').then((text) => text === content.text)
-      : sha256OfFile(earlier).then((hash) => hash === content.sha256)
-  ).catch(() => false);
-  if (!identical) return name;
-  await removeQuietly(join(folder, name));
-  return first;
+  const [, stem, number, extension = ''] = numbered;
+  const earlierNames = [
+    `${stem}${extension}`,
+    ...Array.from({ length: Number(number) - 2 }, (_, i) => `${stem} (${i + 2})${extension}`),
+  ].filter((earlier) => pairedWith === undefined || earlier === pairedWith);
+  for (const earlierName of earlierNames) {
+    const earlier = join(folder, earlierName);
+    const identical = await (
+      'text' in content
+        ? readFile(earlier, 'utf8').then((text) => text === content.text)
+        : sha256OfFile(earlier).then((hash) => hash === content.sha256)
+    ).catch(() => false);
+    if (!identical) continue;
+    await removeQuietly(join(folder, name));
+    return earlierName;
+  }
+  return name;
 }
 
 /** Exports the labels (ids; each fetched with its notes) into `options.folder`. */

@@ -231,6 +231,29 @@ describe('exportLabels', () => {
     expect(again.rows[0]!.file).toMatch(/ \(2\)\.wav$/);
   });
 
+  it('a resumed export takes its numbered file as its own when another file held the name first', async () => {
+    const folder = fx.tempFolder('earmark-export-');
+    // Another file holds the recording's name, so the export writes "… (2).wav" beside it.
+    const plain = await exportLabels(labels(), [wavId], { folder });
+    writeFileSync(join(folder, plain.rows[0]!.file!), 'someone else’s file');
+    const first = await exportLabels(labels(), [wavId], { folder, transcripts: true });
+    expect(first.rows[0]!.file).toMatch(/ \(2\)\.wav$/);
+    // The crash came before the journal's line: the files, no row.
+    for (const name of readdirSync(folder).filter((n) => n.startsWith('manifest'))) {
+      rmSync(join(folder, name));
+    }
+    const before = readdirSync(folder).sort();
+
+    const resumed = await exportLabels(labels(), [wavId], { folder, transcripts: true, done: [] });
+    expect(resumed.rows[0]).toMatchObject({
+      status: 'exported',
+      file: first.rows[0]!.file,
+      transcriptFile: first.rows[0]!.transcriptFile,
+      sha256: first.rows[0]!.sha256,
+    });
+    expect(readdirSync(folder).sort()).toEqual([...before, 'manifest.csv', 'manifest.json'].sort());
+  });
+
   it('protects spreadsheets from a patient name that is a formula', async () => {
     const folder = fx.tempFolder('earmark-export-');
     const result = await exportLabels(labels(), [hostileId], { folder });
