@@ -71,7 +71,11 @@ async function main(): Promise<void> {
     });
     // The cache is opened on first use: nothing has used it yet.
     const seedStarted = performance.now();
-    await seedCache(cacheFileOf(dataDir, account.id), labels);
+    await seedCache(
+      cacheFileOf(dataDir, account.id),
+      { apiKey: service.apiKey, accountId: account.id },
+      labels,
+    );
     const seededMs = performance.now() - seedStarted;
 
     // The first visit starts the background sync; measure once it is done.

@@ -223,7 +223,8 @@ async function reviewFirstPaint(): Promise<{
       sessionOnly: true,
     });
     // Before anything opens the cache: every label with a short current transcript.
-    await seedCache(cacheFileOf(join(folder, 'shell'), account.id), labels, (label) => [
+    const sealedAs = { apiKey: service.apiKey, accountId: account.id };
+    await seedCache(cacheFileOf(join(folder, 'shell'), account.id), sealedAs, labels, (label) => [
       {
         type: 'Transcript',
         content: `Speaker 1: Visit of ${label.fromTime}, all checked.`,

@@ -136,7 +136,8 @@ async function measureDrag(page: Page) {
   const drag = await page.evaluate(() => __earmarkBench.stopFrames());
 
   // The drag did select: from 00:30, capped at 90 minutes.
-  const label = await page.locator('.selection-label').textContent();
+  // As read on screen: the markup's line breaks are spaces.
+  const label = (await page.locator('.selection-label').textContent())?.replace(/\s+/g, ' ');
   if (!label?.includes('90 min max'))
     throw new Error(`The drag did not select as expected: ${label}`);
   await page.keyboard.press('Escape');

@@ -1,6 +1,7 @@
 // A cache filled with a scale service's labels without a sync of them all, for the benchmarks of
 // screens over many cached recordings (the Recordings list, Review).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AccountKey, sessionAccountKey } from '../../src/main/at-rest/account-key';
 import { openCache } from '../../src/main/cache';
 import type { Label, Note } from '../../src/shared/api';
 import type { SyncStatus } from '../../src/shared/ipc';
@@ -38,18 +39,26 @@ export async function listAll(service: ScaleService): Promise<Label[]> {
   }
 }
 
+/** A session-only account's (the benchmarks' shells add theirs so): sealed under its API key. */
+export interface SessionAccount {
+  apiKey: string;
+  accountId: string;
+}
+
 /**
- * Fills the account's cache with the service's labels through the cache's own writes, as label
- * details with the notes `notesOf` gives, none by default (the list shows no notes; the sync
- * then has no transcripts to fetch for 100,000 labels, only for the few hundred of its re-scan
- * window).
+ * Fills a session-only account's cache (sealed, as the app keeps it) with the service's labels
+ * through the cache's own writes, as label details with the notes `notesOf` gives, none by
+ * default (the list shows no notes; the sync then has no transcripts to fetch for 100,000
+ * labels, only for the few hundred of its re-scan window).
  */
 export async function seedCache(
   file: string,
+  account: SessionAccount,
   labels: Label[],
   notesOf: (label: Label) => Note[] = () => [],
 ): Promise<void> {
-  const cache = await openCache({ file });
+  const key = AccountKey.from(sessionAccountKey(account.apiKey, account.accountId));
+  const cache = await openCache({ file, key: key.databaseKey() });
   try {
     const fetchedAt = Date.now();
     for (let i = 0; i < labels.length; i += CACHE_BATCH) {
