@@ -142,6 +142,8 @@ export function exportAudio(
       await stream.untilWhole(options.signal);
       return exported!;
     } catch (error) {
+      // A cancel that came as the file was placed whole: it is exported, not left unlisted.
+      if (exported) return exported;
       failure = error;
       throw error;
     } finally {
