@@ -62,8 +62,15 @@ export class Exports {
   private readonly folders = new ExportFolders();
   private readonly runs: ExportRuns;
 
+  private readonly unsubscribe: () => void;
+
   constructor(private readonly deps: ExportsDeps) {
     this.runs = new ExportRuns(deps.progress, new ExportJournal(deps.journalFolder));
+    // Another account active: this one's exports stop at once, resumable when it is active again
+    // (they would otherwise fail recording by recording and call the export complete).
+    this.unsubscribe = deps.accounts.onActiveChange(
+      (activeId) => void this.runs.stopAllBut(activeId),
+    );
   }
 
   private activeAccountId = () => this.deps.accounts.active().account.id;
@@ -172,6 +179,7 @@ export class Exports {
 
   /** Cancels the exports under way (the app is quitting), so none is left with a partial file. */
   stopAll(): Promise<void> {
+    this.unsubscribe();
     return this.runs.stopAll();
   }
 

@@ -65,6 +65,11 @@ interface Run {
   labelIds: readonly string[];
   /** Settles when it has answered. */
   settled: Promise<unknown>;
+  /**
+   * Stopped by the app (it is closing, or another account became active), not by the user:
+   * its journal stays, so that it can be resumed.
+   */
+  stoppedByApp: boolean;
 }
 
 const exportRow = (row: ManifestRow): ExportRow => ({
@@ -120,13 +125,11 @@ function stoppedBy(error: unknown, folder: string, exported: number): unknown {
 /**
  * The exports of this run of the app, by the id the renderer gave each: one run per id,
  * cancellable, and remembered so that the folder of a finished one can be opened. Each keeps a
- * journal (export-journal.ts) until it answers: an export stopped by the app closing, a crash or
- * a folder error can be resumed, after a restart too.
+ * journal (export-journal.ts) until it answers: an export stopped by the app (closing, another
+ * account active), a crash or a folder error can be resumed, after a restart too.
  */
 export class ExportRuns {
   private readonly runs = new Map<string, Run>();
-  /** Set when the app closes: the exports it stops stay resumable. */
-  private closing = false;
 
   constructor(
     private readonly emit: (event: ExportProgressEvent) => void,
@@ -185,6 +188,7 @@ export class ExportRuns {
       running: true,
       labelIds: [],
       settled: Promise.resolve(),
+      stoppedByApp: false,
     };
     this.runs.set(exportId, run);
     const answer = this.perform(exportId, start, run);
@@ -252,9 +256,9 @@ export class ExportRuns {
       });
       await plan.writer?.flushed();
       const manifestFiles = [result.manifestCsv, result.manifestJson];
-      if (this.closing && result.status === 'cancelled') {
-        // Stopped by the app closing, not by the user: it is resumed later, and the resumed
-        // run writes the manifest of every recording; this partial one would only mislead.
+      if (run.stoppedByApp && result.status === 'cancelled') {
+        // Stopped by the app, not by the user: it is resumed later, and the resumed run writes
+        // the manifest of every recording; this partial one would only mislead.
         await Promise.all(manifestFiles.map((path) => removeQuietly(path)));
         manifestFiles.length = 0;
       } else {
@@ -270,7 +274,7 @@ export class ExportRuns {
       };
     } catch (error) {
       // A folder error after some files: resumable once the folder takes files again.
-      if (!this.closing && progress.exported() === 0) await this.journal.remove(run.journalId);
+      if (!run.stoppedByApp && progress.exported() === 0) await this.journal.remove(run.journalId);
       throw stoppedBy(error, folder, progress.exported());
     } finally {
       run.running = false;
@@ -284,23 +288,31 @@ export class ExportRuns {
       .flatMap((run) => run.labelIds);
   }
 
-  /** Cancels every export still running and waits for each to clean up (the app is closing). */
-  async stopAll(): Promise<void> {
-    this.closing = true;
-    const running = [...this.runs.values()].filter((run) => run.running);
-    for (const run of running) run.abort.abort();
-    await Promise.all(running.map((run) => run.settled));
+  /** Stops every export still running and waits for each to clean up (the app is closing). */
+  stopAll(): Promise<void> {
+    return this.stopWhere(() => true);
   }
 
   /**
-   * Cancels an account's running exports and waits for each to answer (cancelled, its journal
-   * and partial files gone): the account is being removed.
+   * Stops the running exports of every account but this one (it became active; null: none is)
+   * and waits for each to answer: cancelled, resumable when their account is active again. An
+   * export reads through the active account's connection, which another account's calls close.
    */
-  async stopAccount(accountId: string): Promise<void> {
-    const running = [...this.runs.values()].filter(
-      (run) => run.running && run.accountId === accountId,
-    );
-    for (const run of running) run.abort.abort();
+  stopAllBut(accountId: string | null): Promise<void> {
+    return this.stopWhere((run) => run.accountId !== accountId);
+  }
+
+  /** Stops the account's running exports and waits for each to answer (cancelled, resumable). */
+  stopAccount(accountId: string): Promise<void> {
+    return this.stopWhere((run) => run.accountId === accountId);
+  }
+
+  private async stopWhere(chosen: (run: Run) => boolean): Promise<void> {
+    const running = [...this.runs.values()].filter((run) => run.running && chosen(run));
+    for (const run of running) {
+      run.stoppedByApp = true;
+      run.abort.abort();
+    }
     await Promise.all(running.map((run) => run.settled));
   }
 

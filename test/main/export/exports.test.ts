@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  AccountSummary,
+  ExportFolder,
+  ExportSummary,
+  UnfinishedExport,
+} from '../../../src/shared/ipc';
+import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
+import { createCore, type Core } from '../../../src/main/core';
+import { startService, type RunningService } from '../../service/harness';
+import { until } from '../../service/poll';
+import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
+import * as fx from '../audio/fixtures';
+
+/**
+ * An export belongs to the account that started it. Another account becoming active stops it at
+ * once (the active account's connection is the one it reads through), and it is resumable when
+ * its account is active again — not left to fail recording by recording and call itself complete.
+ */
+describe('an export when another account becomes active', () => {
+  let svc: RunningService;
+  let proxy: FaultProxy;
+  let core: Core;
+  let labelIds: string[];
+
+  const call = async <T>(channel: string, input: unknown): Promise<T> => {
+    const answer = await core.rpc.invoke(channel, input);
+    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
+    return answer.value as T;
+  };
+
+  beforeAll(async () => {
+    svc = await startService();
+    proxy = await startFaultProxy(svc.baseUrl);
+    const { organizationId } = svc.credentials.primary;
+    labelIds = Array.from({ length: 3 }, (_, i) =>
+      fx.seedLabel(svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
+    );
+    core = createCore({
+      dataDir: fx.tempFolder('earmark-export-switch-'),
+      shell: 'browser',
+      version: 'test',
+      keychain: new SessionSecretStore(),
+      log: () => undefined,
+    });
+  });
+  afterAll(async () => {
+    await core?.close();
+    await proxy?.close();
+    await svc?.dispose();
+  });
+
+  it('stops at once, cancelled, and finishes every recording when resumed under its account', async () => {
+    const { primary, secondary } = svc.credentials;
+    const clinic = await call<AccountSummary>('accounts.add', {
+      baseUrl: proxy.baseUrl,
+      apiKey: primary.apiKey,
+    });
+    const exportFolder = join(fx.tempFolder('earmark-export-switch-out-'), 'out');
+    mkdirSync(exportFolder);
+    const { folderId } = await call<ExportFolder>('export.useFolder', { path: exportFolder });
+
+    // Every recording's details answer only after a long pause.
+    const pauseMs = 30_000;
+    proxy.inject({ kind: 'delay', ms: pauseMs }, labelIds.length, {
+      path: /^\/labels\/[^/]+$/,
+    });
+    const detailsAsked = () => proxy.seen({ path: /^\/labels\/[^/]+$/ }).length;
+    const askedBefore = detailsAsked();
+    const exportId = randomUUID();
+    const exported = core.rpc.invoke('export.run', {
+      exportId,
+      folderId,
+      labels: { ids: labelIds },
+      transcripts: false,
+      onExists: 'keep-both',
+    });
+    await until(detailsAsked, (asked) => asked > askedBefore);
+
+    const switchedAt = Date.now();
+    const other = await call<AccountSummary>('accounts.add', {
+      baseUrl: svc.baseUrl,
+      apiKey: secondary.apiKey,
+    });
+    expect(other.id).not.toBe(clinic.id);
+    const summary = await exported;
+    expect(Date.now() - switchedAt).toBeLessThan(pauseMs / 2);
+    expect(summary).toMatchObject({ ok: true, value: { status: 'cancelled' } });
+    const { rows } = (summary as { value: ExportSummary }).value;
+    expect(rows.map((row) => row.status)).toEqual(labelIds.map(() => 'cancelled'));
+    // Nothing half-written, and no manifest of a part: the resumed run writes the whole one.
+    expect(readdirSync(exportFolder)).toEqual([]);
+    // Under the other account it is not offered…
+    expect(await call<UnfinishedExport[]>('export.unfinished', {})).toEqual([]);
+
+    // …under its own it is, and resuming it exports every recording.
+    proxy.reset();
+    await call('accounts.activate', { accountId: clinic.id });
+    const [unfinished] = await call<UnfinishedExport[]>('export.unfinished', {});
+    expect(unfinished).toMatchObject({ journalId: exportId, total: labelIds.length, done: 0 });
+    const resumed = await call<ExportSummary>('export.resume', {
+      exportId: randomUUID(),
+      journalId: exportId,
+    });
+    expect(resumed.status).toBe('completed');
+    expect(resumed.rows.map((row) => [row.labelId, row.status])).toEqual(
+      labelIds.map((labelId) => [labelId, 'exported']),
+    );
+    expect(await call<UnfinishedExport[]>('export.unfinished', {})).toEqual([]);
+  }, 90_000);
+});
