@@ -74,7 +74,8 @@ describe.skipIf(problem !== undefined)('streaming a recording over a slow link',
       .waitFor({ timeout: 30_000 });
     const before = await seconds();
     await page.getByRole('button', { name: 'Play' }).click();
-    await expect.poll(seconds, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 2);
+    // A renderer starved of CPU (a full run on two cores) plays slower than real time.
+    await expect.poll(seconds, { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 2);
     expect(await share()).toBeLessThan(100);
-  }, 60_000);
+  }, 90_000);
 });
