@@ -93,4 +93,34 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
     expect(await searchReach(setup.cache.read)).toEqual({ complete: true, fromMs: null });
     await setup.close();
   });
+
+  it('asks no record twice: one opened before its turn (before the sync, or during it) is not fetched again', async () => {
+    const setup = await setUpSync(svc, tempDir());
+    /** What opening a record does (Recordings.get): its details fetched and kept in the cache. */
+    const open = async (id: string) =>
+      setup.cache.write.storeLabels([await setup.api.labels.get(id)], Date.now());
+    const recent = seeded.ids[2]!;
+    const oldest = seeded.ids[COUNT - 1]!;
+    await open(recent);
+    await open(oldest);
+    const asked = recordFetches(setup);
+    const openedDuring = seeded.ids[COUNT - 10]!;
+    let opening: Promise<void> | undefined;
+    const result = await setup.sync(TUNING, {
+      onProgress: (progress) => {
+        if (!opening && progress.labels.notesFetched >= 20) opening = open(openedDuring);
+      },
+    });
+    expect(opening).toBeDefined();
+    await opening;
+    expect(result.outcome).toBe('complete');
+    expect(asked).not.toContain(recent);
+    expect(asked).not.toContain(oldest);
+    // The one opened during the sync was fetched by the open (counted here too), and only then.
+    expect(asked.filter((id) => id === openedDuring)).toHaveLength(1);
+    expect(asked).toHaveLength(COUNT - 2);
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(await setup.cache.read.stats()).toMatchObject({ notes: COUNT, labelsNeedingNotes: 0 });
+    await setup.close();
+  });
 });
