@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task, TaskBoard } from '../../src/shared/api';
-import type { AccountSummary, ExportFolder, ExportSummary } from '../../src/shared/ipc';
+import type { ExportSummary } from '../../src/shared/ipc';
 import { cacheKeyEntry, SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { until } from '../service/poll';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { filesHolding } from '../support/files';
 import { ipcCalls } from '../support/ipc-calls';
 import * as fx from './audio/fixtures';
+import { testCore } from '../support/core';
 
 /**
  * Removing an account (issues 19 and 26): what this computer held of it — its cache with the WAL,
@@ -26,11 +26,7 @@ describe('removing an account', () => {
   let dataDir: string;
   let labelIds: string[];
 
-  const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as T;
-  };
+  const { call } = ipcCalls(() => core);
 
   beforeAll(async () => {
     svc = await startService();
@@ -40,13 +36,7 @@ describe('removing an account', () => {
       fx.seedLabel(svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
     );
     dataDir = fx.tempFolder('earmark-removal-');
-    core = createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
-    });
+    core = testCore({ dataDir });
   });
   afterAll(async () => {
     await core?.close();
@@ -56,18 +46,18 @@ describe('removing an account', () => {
 
   it('leaves nothing of it in the data folder, and only its own goes', async () => {
     const { primary, secondary } = svc.credentials;
-    const other = await call<AccountSummary>('accounts.add', {
+    const other = await call('accounts.add', {
       baseUrl: svc.baseUrl,
       apiKey: secondary.apiKey,
     });
     await call('labels.list', {});
-    const account = await call<AccountSummary>('accounts.add', {
+    const account = await call('accounts.add', {
       baseUrl: proxy.baseUrl,
       apiKey: primary.apiKey,
     });
     await call('labels.list', {});
     // Prepared: its first bytes are in the account's audio cache.
-    await call('audio.prepare', { labelId: labelIds[0] });
+    await call('audio.prepare', { labelId: labelIds[0]! });
     const audioFolder = join(dataDir, 'audio', account.id);
     expect(readdirSync(audioFolder, { recursive: true, encoding: 'utf8' }).length).toBeGreaterThan(
       0,
@@ -76,8 +66,8 @@ describe('removing an account', () => {
     const cacheFile = cacheFileOf(dataDir, account.id);
     await until(() => existsSync(cacheFile), Boolean, 10_000);
     // A comment posted from this app (kept beside the accounts: the service cannot list them).
-    const board = await call<TaskBoard>('followUps.createBoard', { name: 'Follow-ups' });
-    const [task] = await call<Task[]>('followUps.addTasks', {
+    const board = await call('followUps.createBoard', { name: 'Follow-ups' });
+    const [task] = await call('followUps.addTasks', {
       boardId: board.id,
       items: [{ title: 'Call the owner' }],
     });
@@ -89,7 +79,7 @@ describe('removing an account', () => {
     // only after a long pause.
     const exportFolder = join(fx.tempFolder('earmark-removal-export-'), 'out');
     mkdirSync(exportFolder);
-    const { folderId } = await call<ExportFolder>('export.useFolder', { path: exportFolder });
+    const { folderId } = await call('export.useFolder', { path: exportFolder });
     const pauseMs = 30_000;
     proxy.inject({ kind: 'delay', ms: pauseMs }, 20, { path: /^\/labels\/[^/]+(\/audio)?$/ });
     const exportId = randomUUID();
@@ -152,7 +142,7 @@ describe('removing an account', () => {
       cache: existsSync(paths.cache),
       audio: existsSync(paths.audio),
     }));
-    const own = createCore({ dataDir: folder, shell: 'browser', version: 'test', keychain });
+    const own = testCore({ dataDir: folder, keychain });
     const calls = ipcCalls(() => own);
     try {
       const { id } = await calls.call('accounts.add', {

@@ -9,11 +9,12 @@ import { AccountKey } from '../../src/main/at-rest/account-key';
 import { unsealBytes } from '../../src/main/at-rest/sealed-file';
 import { audioFilesOf } from '../../src/main/audio/audio-cache';
 import { PartialFile } from '../../src/main/audio/partial-file';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { startWebShell, type WebShell } from '../../src/main/web/server';
 import { startService, type RunningService } from '../service/harness';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import { testCore } from '../support/core';
 
 vi.mock('electron', () => ({}));
 const { createAppProtocolHandler, APP_ORIGIN } = await import('../../src/main/electron/protocol');
@@ -60,14 +61,7 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'earmark-audio-wiring-'));
   mkdirSync(join(folder, 'renderer'));
   writeFileSync(join(folder, 'renderer', 'index.html'), '<!doctype html>');
-  core = createCore({
-    dataDir: join(folder, 'data'),
-    shell: 'browser',
-    version: 'test',
-    keychain,
-    log: () => undefined,
-    mediaUrl: media.urlOf,
-  });
+  core = testCore({ dataDir: join(folder, 'data'), keychain, mediaUrl: media.urlOf });
   core.on('audio.progress', (event) => progress.push(event));
   const added = await core.rpc.invoke('accounts.add', {
     baseUrl: svc.baseUrl,
@@ -172,13 +166,7 @@ describe('audio in the app', () => {
     await partial.write(0, whole.subarray(0, third));
     await partial.checkpoint();
     await partial.close();
-    const restarted = createCore({
-      dataDir: join(folder, 'data'),
-      shell: 'browser',
-      version: 'test',
-      keychain,
-      log: () => undefined,
-    });
+    const restarted = testCore({ dataDir: join(folder, 'data'), keychain });
     try {
       // Any answer of the service will do; the recording is never opened.
       expect((await restarted.rpc.invoke('devices.list', {})).ok).toBe(true);
@@ -262,14 +250,7 @@ describe('audio a service mislabels (issue 26)', () => {
       50,
       { method: 'GET', path: `/labels/${mislabelled}/audio` },
     );
-    viaProxy = createCore({
-      dataDir: join(folder, 'proxied'),
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
-      mediaUrl: media.urlOf,
-    });
+    viaProxy = testCore({ dataDir: join(folder, 'proxied'), mediaUrl: media.urlOf });
     const added = await viaProxy.rpc.invoke('accounts.add', {
       baseUrl: proxy.baseUrl,
       apiKey: svc.credentials.primary.apiKey,

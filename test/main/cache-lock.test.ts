@@ -10,10 +10,11 @@ import {
   cacheKeyEntry,
 } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { ipcCalls, syncToEnd } from '../support/ipc-calls';
 import { seedLabel } from './audio/fixtures';
+import { testCore } from '../support/core';
 
 /**
  * What this computer keeps of an account, sealed with a key the keychain no longer gives (issue
@@ -83,13 +84,7 @@ describe.each(['seed', 'field'] as const)(
     });
 
     function open(dataDir: string, keychain: TestKeychain) {
-      const core = createCore({
-        dataDir,
-        shell: 'browser',
-        version: 'test',
-        keychain,
-        log: () => undefined,
-      });
+      const core = testCore({ dataDir, keychain });
       cores.push(core);
       const locks: (LockedCache | null)[] = [];
       core.on('cache.locked', (lock) => locks.push(lock));

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSummary, ConnectionStatus } from '../../src/shared/ipc';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { ipcCalls, syncToEnd } from '../support/ipc-calls';
 import { secretServiceProblem } from '../support/secret-service';
+import { testCore } from '../support/core';
 
 const problem = announceSkip('the tests of test/main/core.test.ts', secretServiceProblem());
 
@@ -30,10 +31,8 @@ describe.skipIf(problem !== undefined)('the core, through its RPC table', () => 
   beforeAll(async () => {
     svc = await startService();
     dataDir = mkdtempSync(join(tmpdir(), 'earmark-core-'));
-    core = createCore({
+    core = testCore({
       dataDir,
-      shell: 'browser',
-      version: 'test',
       keychain: new KeychainSecretStore(`Earmark-core-test-${process.pid}`),
       log: (message) => logs.push(message),
     });

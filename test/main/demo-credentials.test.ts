@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSummary } from '../../src/shared/ipc';
 import { demoCredentialsEntry } from '../../src/main/accounts/demo-credentials';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import type { DemoCredentials } from '../../src/service/demo/identity-seed';
 import { filesHolding } from '../support/files';
 import { secretServiceProblem } from '../support/secret-service';
 import { tempFolder } from './audio/fixtures';
+import { testCore } from '../support/core';
 
 const problem = announceSkip(
   'the tests of test/main/demo-credentials.test.ts',
@@ -31,13 +32,7 @@ describe.skipIf(problem !== undefined)('the demo clinic’s credentials', () => 
 
   const open = async (secrets: KeychainSecretStore) => {
     await core?.close();
-    core = createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain: secrets,
-      log: () => {},
-    });
+    core = testCore({ dataDir, keychain: secrets });
     const opened = await core.rpc.invoke('accounts.openDemo', {});
     if (!opened.ok) throw new Error(JSON.stringify(opened.error));
     return opened.value as AccountSummary;

@@ -8,7 +8,7 @@ import type { IpcEvents, Sourced, SyncStatus } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
 import { READS, type CacheStats } from '../../src/main/cache/queries';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { connectService } from '../../src/main/service-client/connect';
 import {
   DEMO_DEVICES,
@@ -22,6 +22,7 @@ import { ipcCalls } from '../support/ipc-calls';
 import { accountKeyIn, openWithKey } from '../support/sealed-files';
 import { seedLabel, serviceAudio } from './audio/fixtures';
 import { DAY_MS, HOUR_MS, seedLabels } from './sync/helpers';
+import { testCore } from '../support/core';
 
 /**
  * The app (createCore and its RPC, as the renderer calls it) with its account behind a
@@ -136,12 +137,9 @@ beforeAll(async () => {
   });
 
   dataDir = mkdtempSync(join(tmpdir(), 'earmark-faults-'));
-  core = createCore({
+  core = testCore({
     dataDir,
-    shell: 'browser',
-    version: 'test',
     keychain,
-    log: () => undefined,
     connect: (baseUrl, apiKey) =>
       connectService(baseUrl, apiKey, {
         timeoutMs: 2000,

@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Device, Label } from '../../src/shared/api';
-import type { ExportSummary, Sourced, SyncStatus } from '../../src/shared/ipc';
-import type { SearchHit } from '../../src/shared/search';
 import { parseSoap } from '../../src/shared/record/soap';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { MINUTE_MS } from '../../src/shared/api';
-import type { CreateConversationResponse } from '../../src/shared/api';
-import type { PreparedAudio } from '../../src/shared/ipc';
 import {
   DEMO_DEVICES,
   baseMinute,
@@ -20,6 +14,8 @@ import {
 } from '../service/harness';
 import { until } from '../service/poll';
 import * as fx from './audio/fixtures';
+import { ipcCalls } from '../support/ipc-calls';
+import { testCore } from '../support/core';
 
 /**
  * The app against the service as it is in the field (issue 18): epoch-ms times, list rows
@@ -35,11 +31,7 @@ describe('the app on the field dialect', () => {
   let svc: RunningService;
   let core: Core;
   let labelId: string;
-  const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as T;
-  };
+  const { call } = ipcCalls(() => core);
 
   beforeAll(async () => {
     svc = await startService({ dialect: 'field', processingMs: 300 });
@@ -55,12 +47,8 @@ describe('the app on the field dialect', () => {
         ['SOAP', SOAP, 2],
       ],
     });
-    core = createCore({
+    core = testCore({
       dataDir: fx.tempFolder('earmark-field-'),
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
       exportFolder: fx.tempFolder('earmark-field-exports-'),
     });
     await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
@@ -71,27 +59,27 @@ describe('the app on the field dialect', () => {
   });
 
   it('offers only the hubs on the timeline, not the sign-ins', async () => {
-    const devices = await call<Sourced<Device[]>>('devices.list', {});
+    const devices = await call('devices.list', {});
     expect(devices.value.map((d) => d.value).sort()).toEqual(DEMO_DEVICES.map((d) => d.id).sort());
   });
 
   it('reads epoch-ms times as the seed’s ISO times, and the SOAP note as its sections', async () => {
-    const { value: label } = await call<Sourced<Label>>('labels.get', { labelId });
+    const { value: label } = await call('labels.get', { labelId });
     expect(label.fromTime).toBe(new Date(FROM).toISOString());
     const soap = label.ownedPatientNotes!.find((note) => note.type === 'SOAP')!;
     expect(parseSoap(soap.content)).toEqual(parseSoap(SOAP));
-    const page = await call<Sourced<{ items: Label[] }>>('labels.list', {});
+    const page = await call('labels.list', {});
     expect(page.value.items[0]!.toTime).toBe(new Date(FROM + 2 * 60_000).toISOString());
   });
 
   it('syncs the notes the list rows leave out, so offline search finds a word of the SOAP note', async () => {
     await until(
-      () => call<SyncStatus>('sync.status', {}),
+      () => call('sync.status', {}),
       (status) => status.lastSyncAt !== null,
       30_000,
     );
     const hits = await until(
-      () => call<SearchHit[]>('search', { query: 'pneumonia' }),
+      () => call('search', { query: 'pneumonia' }),
       (found) => found.length > 0,
       30_000,
     );
@@ -100,8 +88,8 @@ describe('the app on the field dialect', () => {
 
   it('exports whole audio without an ETag, its SHA-256 the service’s', async () => {
     const folder = fx.tempFolder('earmark-field-export-');
-    const { folderId } = await call<{ folderId: string }>('export.useFolder', { path: folder });
-    const summary = await call<ExportSummary>('export.run', {
+    const { folderId } = await call('export.useFolder', { path: folder });
+    const summary = await call('export.run', {
       exportId: randomUUID(),
       folderId,
       labels: { ids: [labelId] },
@@ -116,7 +104,7 @@ describe('the app on the field dialect', () => {
   });
 
   it('plays a record: its audio prepared and served whole, without an ETag to resume by', async () => {
-    const prepared = await call<PreparedAudio>('audio.prepare', { labelId });
+    const prepared = await call('audio.prepare', { labelId });
     expect(prepared.bytes).toBeGreaterThan(0);
     const media = await core.media({ method: 'GET', headers: { range: 'bytes=0-3' } }, labelId);
     expect(media.status).toBe(206);
@@ -128,15 +116,15 @@ describe('the app on the field dialect', () => {
   it('reaches the record a completed conversation became, matched by its epoch-ms range', async () => {
     const deviceId = DEMO_DEVICES[0].id;
     const range = { deviceId, startMs: BASE + 2 * MINUTE_MS, endMs: BASE + 6 * MINUTE_MS };
-    const created = await call<CreateConversationResponse>('hub.create', range);
+    const created = await call('hub.create', range);
     const ref = { deviceId, conversationId: created.conversation!.conversationId };
     await call('hub.complete', ref);
     await until(
-      () => call<Sourced<{ status: string }>>('conversations.get', ref),
+      () => call('conversations.get', ref),
       (answer) => answer.value.status === 'UPLOADED',
       10_000,
     );
-    const record = await call<Sourced<Label | null>>('conversations.record', ref);
+    const record = await call('conversations.record', ref);
     expect(record.value).toMatchObject({
       fromTime: new Date(range.startMs).toISOString(),
       toTime: new Date(range.endMs).toISOString(),

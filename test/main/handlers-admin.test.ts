@@ -12,10 +12,11 @@ import type {
   IpcError,
 } from '../../src/shared/ipc';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { startReceiver, type Receiver } from '../service/receiver';
 import { secretServiceProblem } from '../support/secret-service';
+import { testCore } from '../support/core';
 
 const problem = announceSkip(
   'the tests of test/main/handlers-admin.test.ts',
@@ -56,10 +57,8 @@ describe.skipIf(problem !== undefined)(
       svc = await startService({ webhookBackoffMs: [50, 50, 50, 50, 50] });
       receiver = await startReceiver();
       dataDir = mkdtempSync(join(tmpdir(), 'earmark-admin-'));
-      core = createCore({
+      core = testCore({
         dataDir,
-        shell: 'browser',
-        version: 'test',
         keychain: new KeychainSecretStore(`Earmark-admin-test-${process.pid}`),
         log: (message) => logs.push(message),
       });

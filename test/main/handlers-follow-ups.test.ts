@@ -15,10 +15,11 @@ import {
   type Sourced,
 } from '../../src/shared/ipc';
 import { KeychainSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { startService, type RunningService } from '../service/harness';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { secretServiceProblem } from '../support/secret-service';
+import { testCore } from '../support/core';
 
 const problem = announceSkip(
   'the tests of test/main/handlers-follow-ups.test.ts',
@@ -49,12 +50,9 @@ describe.skipIf(problem !== undefined)('follow-up handlers against the reference
     svc = await startService();
     proxy = await startFaultProxy(svc.baseUrl);
     dataDir = mkdtempSync(join(tmpdir(), 'earmark-follow-ups-'));
-    core = createCore({
+    core = testCore({
       dataDir,
-      shell: 'browser',
-      version: 'test',
       keychain: new KeychainSecretStore(`Earmark-follow-ups-test-${process.pid}`),
-      log: () => {},
     });
     const added = await core.rpc.invoke('accounts.add', {
       baseUrl: proxy.baseUrl,

@@ -14,12 +14,13 @@ import type {
   LabelFilter,
 } from '../../src/shared/ipc';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core, type CoreOptions } from '../../src/main/core';
+import type { Core, CoreOptions } from '../../src/main/core';
 import { connectService } from '../../src/main/service-client/connect';
 import { startService, type RunningService } from '../service/harness';
 import { until } from '../service/poll';
 import { mountSmallDisk } from '../support/small-disk';
 import * as fx from './audio/fixtures';
+import { testCore } from '../support/core';
 
 /** The recordings screens' main-process side against the reference service on loopback. */
 const DAY = 86_400_000;
@@ -151,12 +152,9 @@ afterAll(async () => {
 });
 
 const openCore = () =>
-  createCore({
+  testCore({
     dataDir,
-    shell: 'browser',
-    version: 'test',
     keychain: keys,
-    log: () => undefined,
     connect,
     exportFolder: exportsRoot,
     openFolder: async (path) => {
@@ -370,12 +368,9 @@ describe('export folders', () => {
     mkdirSync(picked);
     const answers: (string | null)[] = [picked, null];
     const startedIn: string[] = [];
-    const electron = createCore({
+    const electron = testCore({
       dataDir: fx.tempFolder('earmark-recordings-electron-'),
       shell: 'electron',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
       exportFolder: exportsRoot,
       chooseFolder: async (defaultPath) => {
         startedIn.push(defaultPath);

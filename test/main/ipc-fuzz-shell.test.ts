@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { AppError } from '../../src/main/base/errors';
 import { connectService } from '../../src/main/service-client/connect';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
@@ -21,6 +20,7 @@ import {
 } from '../../src/shared/ipc';
 import { startService, type RunningService } from '../service/harness';
 import { arbitraryOf } from '../support/schema-arbitrary';
+import { testCore } from '../support/core';
 
 /**
  * Every IPC channel fed inputs its schema accepts — chosen to be as unkind as it allows — through
@@ -69,12 +69,9 @@ beforeAll(async () => {
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
   const media = new MediaCapabilities();
-  core = createCore({
+  core = testCore({
     dataDir: join(dataDir, 'data'),
-    shell: 'browser',
     version: 'fuzz',
-    keychain: new SessionSecretStore(),
-    log: () => undefined,
     exportFolder: join(dataDir, 'exports'),
     mediaUrl: media.urlOf,
     connect: (baseUrl, apiKey) => {

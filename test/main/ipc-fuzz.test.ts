@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, IPC_CHANNELS } from '../../src/shared/ipc';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { AppError } from '../../src/main/base/errors';
+import { testCore } from '../support/core';
 
 /**
  * Every IPC channel fed random and malformed payloads: a typed error each time, never a throw,
@@ -24,12 +24,9 @@ const snapshot = () =>
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'earmark-fuzz-'));
-  core = createCore({
+  core = testCore({
     dataDir,
-    shell: 'browser',
     version: 'fuzz',
-    keychain: new SessionSecretStore(),
-    log: () => undefined,
     connect: () => {
       throw new AppError('offline', 'No network in this test.');
     },

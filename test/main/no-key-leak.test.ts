@@ -210,6 +210,7 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
 
     const restorePrinting = capturePrinting();
     try {
+      // The app's own log (stderr, captured): it must not print the key either.
       core = createCore({ dataDir, shell: 'browser', version: 'test', keychain });
       const invoke = core.rpc.invoke.bind(core.rpc);
       core.rpc.invoke = async (channel, input) => {
@@ -430,7 +431,8 @@ describe.skipIf(problem !== undefined)('the API key after a full session', () =>
     const accountsFile = readFileSync(join(dataDir, 'accounts.json'), 'utf8');
     expect(accountsFile).toContain(accountId);
     // Opened again over the same folder, the app works with the key from the keychain.
-    core = createCore({ dataDir, shell: 'browser', version: 'test', keychain, log: () => {} });
+    // The app's own log (stderr, captured): it must not print the key either.
+    core = createCore({ dataDir, shell: 'browser', version: 'test', keychain });
     try {
       expect((await call('identity.me', {})).organizationId).toBe(
         svc.credentials.primary.organizationId,

@@ -13,10 +13,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startShellProcess, type ShellProcess } from '../e2e/support';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore } from '../../src/main/core';
 import { launch } from '../service/child-process';
 import { until } from '../service/poll';
+import { testCore } from '../support/core';
 
 /** Every path under `root`, folders first. */
 function walk(root: string): string[] {
@@ -101,13 +100,7 @@ describe('files an earlier version made before the owner-only mode', () => {
     chmodSync(elsewhere, 0o644);
     symlinkSync(elsewhere, join(dataDir, 'link'));
     expect(openModes(paths)).not.toEqual([]);
-    const core = createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
-    });
+    const core = testCore({ dataDir });
     try {
       await until(
         () => openModes(paths),

@@ -5,8 +5,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SessionSecretStore } from '../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../src/main/core';
+import type { Core } from '../../src/main/core';
 import { Value } from '@sinclair/typebox/value';
 import {
   IPC_CHANNELS,
@@ -15,6 +14,7 @@ import {
 } from '../../src/shared/ipc';
 import { MediaCapabilities } from '../../src/main/web/media-capability';
 import { MAX_MESSAGE_BYTES, startWebShell, type WebShell } from '../../src/main/web/server';
+import { testCore } from '../support/core';
 
 let folder: string;
 let core: Core;
@@ -103,12 +103,9 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Earmark</title>');
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(folder, 'secret.txt'), 'outside the renderer');
-  core = createCore({
+  core = testCore({
     dataDir: join(folder, 'data'),
-    shell: 'browser',
     version: '0.0.0-test',
-    keychain: new SessionSecretStore(),
-    log: () => undefined,
     mediaUrl: (labelId) => media.urlOf(labelId),
   });
   media = new MediaCapabilities();

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import { startService, type RunningService } from '../../service/harness';
 import { filesHolding } from '../../support/files';
 import { ipcCalls, syncToEnd } from '../../support/ipc-calls';
 import { seedLabel, serviceAudio } from '../audio/fixtures';
+import { testCore } from '../../support/core';
 
 /**
  * A lost or shared computer gives away no clinical data (issue 30): an account's data folder
@@ -53,14 +53,7 @@ describe.each(['seed', 'field'] as const)(
     async function session(atRest: 'sealed' | 'plain') {
       const dataDir = mkdtempSync(join(tmpdir(), 'earmark-scan-'));
       folders.push(dataDir);
-      const core: Core = createCore({
-        dataDir,
-        shell: 'browser',
-        version: 'test',
-        keychain: new SessionSecretStore(),
-        log: () => undefined,
-        atRest,
-      });
+      const core: Core = testCore({ dataDir, atRest });
       const { call } = ipcCalls(() => core);
       await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
       await syncToEnd(call);
@@ -126,13 +119,7 @@ describe.each(['seed', 'field'] as const)(
 
     it('in the clear from an earlier version, then opened by this one: sealed, nothing left readable', async () => {
       const { dataDir } = await session('plain');
-      const core = createCore({
-        dataDir,
-        shell: 'browser',
-        version: 'test',
-        keychain: new SessionSecretStore(),
-        log: () => undefined,
-      });
+      const core = testCore({ dataDir });
       const { call } = ipcCalls(() => core);
       try {
         await call('accounts.add', {

@@ -14,7 +14,7 @@ import type { ServiceClient } from '../../../src/main/service-client/connect';
 import type { Device, Label } from '../../../src/shared/api';
 import type { SearchHit } from '../../../src/shared/search';
 import { SessionSecretStore, type SecretStore } from '../../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import {
   DEMO_DEVICES,
   baseMinute,
@@ -22,6 +22,7 @@ import {
   startService,
   type RunningService,
 } from '../../service/harness';
+import { testCore } from '../../support/core';
 
 /**
  * The policy's decisions, step by step. Its steps are plain functions here (the real client and
@@ -126,8 +127,7 @@ const value = <T>(result: IpcResult<unknown>): T => {
   if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`);
   return result.value as T;
 };
-const openCore = () =>
-  createCore({ dataDir, shell: 'browser', version: 'test', keychain: keys, log: () => undefined });
+const openCore = () => testCore({ dataDir, keychain: keys });
 
 beforeAll(async () => {
   svc = await startService();

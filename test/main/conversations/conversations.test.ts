@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../../src/shared/api';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../../src/shared/ipc';
-import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import {
   DEMO_DEVICES,
   baseMinute,
@@ -13,6 +12,7 @@ import {
   startService,
   type RunningService,
 } from '../../service/harness';
+import { testCore } from '../../support/core';
 
 /** Conversations: the record one became (matched by its range), and both reads offline. */
 const BASE = baseMinute(2);
@@ -37,13 +37,7 @@ beforeAll(async () => {
     Array.from({ length: 30 }, (_, i) => hubMinute(BASE, i, 20_000)),
   );
   dataDir = mkdtempSync(join(tmpdir(), 'earmark-conversations-'));
-  core = createCore({
-    dataDir,
-    shell: 'browser',
-    version: 'test',
-    keychain: new SessionSecretStore(),
-    log: () => {},
-  });
+  core = testCore({ dataDir });
   await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
 });
 afterAll(async () => {

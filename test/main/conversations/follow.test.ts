@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS, TERMINAL_STATUSES, type Conversation } from '../../../src/shared/api';
 import type { ConversationChange, IpcResult, Sourced } from '../../../src/shared/ipc';
-import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { openCache, type Cache } from '../../../src/main/cache';
 import { ConversationFollower } from '../../../src/main/conversations/follow';
-import { createCore } from '../../../src/main/core';
 import { connectService, type ServiceClient } from '../../../src/main/service-client/connect';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import {
@@ -17,6 +15,7 @@ import {
   startService,
   type RunningService,
 } from '../../service/harness';
+import { testCore } from '../../support/core';
 
 /**
  * Following a conversation to its final state, against the reference service, which processes a
@@ -158,13 +157,7 @@ describe('following a conversation (ConversationFollower)', () => {
 describe('conversations.follow', () => {
   it('answers the conversation now and pushes conversation.changed until it is final', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'earmark-follow-core-'));
-    const core = createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => {},
-    });
+    const core = testCore({ dataDir });
     try {
       const changes: ConversationChange[] = [];
       core.on('conversation.changed', (change) => changes.push(change));

@@ -2,18 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  AccountSummary,
-  ExportFolder,
-  ExportSummary,
-  UnfinishedExport,
-} from '../../../src/shared/ipc';
-import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../../src/main/core';
+import type { ExportSummary } from '../../../src/shared/ipc';
+import type { Core } from '../../../src/main/core';
 import { startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import * as fx from '../audio/fixtures';
+import { ipcCalls } from '../../support/ipc-calls';
+import { testCore } from '../../support/core';
 
 /**
  * An export belongs to the account that started it. Another account becoming active stops it at
@@ -26,11 +22,7 @@ describe('an export when another account becomes active', () => {
   let core: Core;
   let labelIds: string[];
 
-  const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as T;
-  };
+  const { call } = ipcCalls(() => core);
 
   beforeAll(async () => {
     svc = await startService();
@@ -39,13 +31,7 @@ describe('an export when another account becomes active', () => {
     labelIds = Array.from({ length: 3 }, (_, i) =>
       fx.seedLabel(svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
     );
-    core = createCore({
-      dataDir: fx.tempFolder('earmark-export-switch-'),
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
-    });
+    core = testCore({ dataDir: fx.tempFolder('earmark-export-switch-') });
   });
   afterAll(async () => {
     await core?.close();
@@ -55,13 +41,13 @@ describe('an export when another account becomes active', () => {
 
   it('stops at once, cancelled, and finishes every recording when resumed under its account', async () => {
     const { primary, secondary } = svc.credentials;
-    const clinic = await call<AccountSummary>('accounts.add', {
+    const clinic = await call('accounts.add', {
       baseUrl: proxy.baseUrl,
       apiKey: primary.apiKey,
     });
     const exportFolder = join(fx.tempFolder('earmark-export-switch-out-'), 'out');
     mkdirSync(exportFolder);
-    const { folderId } = await call<ExportFolder>('export.useFolder', { path: exportFolder });
+    const { folderId } = await call('export.useFolder', { path: exportFolder });
 
     // Every recording's details answer only after a long pause.
     const pauseMs = 30_000;
@@ -81,7 +67,7 @@ describe('an export when another account becomes active', () => {
     await until(detailsAsked, (asked) => asked > askedBefore);
 
     const switchedAt = Date.now();
-    const other = await call<AccountSummary>('accounts.add', {
+    const other = await call('accounts.add', {
       baseUrl: svc.baseUrl,
       apiKey: secondary.apiKey,
     });
@@ -94,14 +80,14 @@ describe('an export when another account becomes active', () => {
     // Nothing half-written, and no manifest of a part: the resumed run writes the whole one.
     expect(readdirSync(exportFolder)).toEqual([]);
     // Under the other account it is not offered…
-    expect(await call<UnfinishedExport[]>('export.unfinished', {})).toEqual([]);
+    expect(await call('export.unfinished', {})).toEqual([]);
 
     // …under its own it is, and resuming it exports every recording.
     proxy.reset();
     await call('accounts.activate', { accountId: clinic.id });
-    const [unfinished] = await call<UnfinishedExport[]>('export.unfinished', {});
+    const [unfinished] = await call('export.unfinished', {});
     expect(unfinished).toMatchObject({ journalId: exportId, total: labelIds.length, done: 0 });
-    const resumed = await call<ExportSummary>('export.resume', {
+    const resumed = await call('export.resume', {
       exportId: randomUUID(),
       journalId: exportId,
     });
@@ -109,6 +95,6 @@ describe('an export when another account becomes active', () => {
     expect(resumed.rows.map((row) => [row.labelId, row.status])).toEqual(
       labelIds.map((labelId) => [labelId, 'exported']),
     );
-    expect(await call<UnfinishedExport[]>('export.unfinished', {})).toEqual([]);
+    expect(await call('export.unfinished', {})).toEqual([]);
   }, 90_000);
 });

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../../src/shared/api';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../../src/shared/ipc';
-import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import { DEMO_DEVICES, startService, type RunningService } from '../../service/harness';
 import * as fx from '../audio/fixtures';
+import { testCore } from '../../support/core';
 
 /**
  * A record's notes beyond the audio, against the reference service: a hub record's transcript
@@ -72,14 +72,7 @@ beforeAll(async () => {
   });
   folder = join(fx.tempFolder('earmark-record-notes-'), 'exports');
   mkdirSync(folder);
-  core = createCore({
-    dataDir: fx.tempFolder('earmark-record-notes-data-'),
-    shell: 'browser',
-    version: 'test',
-    keychain: new SessionSecretStore(),
-    log: () => undefined,
-    exportFolder: folder,
-  });
+  core = testCore({ dataDir: fx.tempFolder('earmark-record-notes-data-'), exportFolder: folder });
   await call('accounts.add', { baseUrl: svc.baseUrl, apiKey: svc.credentials.primary.apiKey });
 });
 afterAll(async () => {

@@ -7,12 +7,13 @@ import { MINUTE_MS } from '../../../src/shared/api';
 import type { RecordSpeakers } from '../../../src/shared/ipc';
 import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { openCache } from '../../../src/main/cache';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import { SpeakerNames } from '../../../src/main/recordings/speaker-names';
 import { label, MINUTE, note, T0 } from '../cache/helpers';
 import { DEMO_DEVICES, startService, type RunningService } from '../../service/harness';
 import { ipcCalls } from '../../support/ipc-calls';
 import * as fx from '../audio/fixtures';
+import { testCore } from '../../support/core';
 
 /**
  * Speaker names through the app's core, against the reference service in both dialects: named
@@ -45,15 +46,7 @@ describe.each(['seed', 'field'] as const)('speaker names (%s dialect)', (dialect
   const { call, refused } = ipcCalls(() => core);
   // The test's keychain: it outlives a restart, as the system's does.
   const keychain = new SessionSecretStore();
-  const openCore = () =>
-    createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain,
-      log: () => undefined,
-      exportFolder: folder,
-    });
+  const openCore = () => testCore({ dataDir, keychain, exportFolder: folder });
   const current = (speakers: RecordSpeakers) =>
     speakers.versions.find((v) => v.versionKey === speakers.currentVersionKey);
 

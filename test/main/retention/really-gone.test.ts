@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
 import { audioFilesOf } from '../../../src/main/audio/audio-cache';
 import { readSealedFile } from '../../../src/main/at-rest/sealed-file';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import { MINUTE_MS } from '../../../src/shared/api';
 import { DEMO_DEVICES, startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
@@ -11,6 +11,7 @@ import { filesHolding } from '../../support/files';
 import { ipcCalls } from '../../support/ipc-calls';
 import { accountKeyIn, readWithKey } from '../../support/sealed-files';
 import * as fx from '../audio/fixtures';
+import { testCore } from '../../support/core';
 
 /**
  * Removed text is gone from the account's files (issue 29, "Really gone"): records with words
@@ -99,13 +100,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
       })),
     );
     dataDir = fx.tempFolder('earmark-gone-');
-    core = createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain,
-      log: () => undefined,
-    });
+    core = testCore({ dataDir, keychain });
     await call('accounts.add', {
       baseUrl: svc.baseUrl,
       apiKey: svc.credentials.primary.apiKey,

@@ -7,7 +7,7 @@ import {
   SessionSecretStore,
 } from '../../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../../src/main/cache';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import { MINUTE_MS } from '../../../src/shared/api';
 import { startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
@@ -15,6 +15,7 @@ import { filesHolding } from '../../support/files';
 import { ipcCalls, syncToEnd } from '../../support/ipc-calls';
 import { accountKeyIn, readWithKey } from '../../support/sealed-files';
 import * as fx from '../audio/fixtures';
+import { testCore } from '../../support/core';
 
 /**
  * "Remove everything of this clinic from this computer" (issue 29): no clinical file of the
@@ -61,13 +62,7 @@ describe.each(['seed', 'field'] as const)('the %s dialect', (dialect) => {
       notes: [['Transcript', `Vet: ${WORDS[1]} twice a day`, 1]],
     });
     dataDir = fx.tempFolder('earmark-everything-');
-    core = createCore({
-      dataDir,
-      shell: 'browser',
-      version: 'test',
-      keychain,
-      log: () => undefined,
-    });
+    core = testCore({ dataDir, keychain });
   });
   afterAll(async () => {
     await core?.close();
@@ -178,13 +173,7 @@ describe.each(['seed', 'field'] as const)(
         notes: [['Transcript', 'Vet: all well', 1]],
       });
       dataDir = fx.tempFolder('earmark-everything-keychain-');
-      core = createCore({
-        dataDir,
-        shell: 'browser',
-        version: 'test',
-        keychain,
-        log: () => undefined,
-      });
+      core = testCore({ dataDir, keychain });
     });
     afterAll(async () => {
       await core?.close();

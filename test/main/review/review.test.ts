@@ -9,7 +9,7 @@ import {
   type ReviewItem,
   type ReviewNotification,
 } from '../../../src/shared/ipc';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import { STAFF } from '../../../src/service/demo/dialogue';
 import {
   baseMinute,
@@ -19,6 +19,7 @@ import {
   type RunningService,
 } from '../../service/harness';
 import { ipcCalls } from '../../support/ipc-calls';
+import { testCore } from '../../support/core';
 
 /**
  * Review through the core's channels, on a real reference service and real caches: the queue
@@ -48,12 +49,7 @@ interface Desktop {
 
 /** Starts (or restarts) a desktop's core over its data folder, listening to Review's events. */
 function start(desktop: Desktop): void {
-  desktop.core = createCore({
-    dataDir: desktop.dataDir,
-    shell: 'browser',
-    version: 'test',
-    log: () => {},
-  });
+  desktop.core = testCore({ dataDir: desktop.dataDir });
   for (const event of ['review.changed', 'review.notification'] as const)
     desktop.core.on(event, (payload) =>
       (desktop.events[event] ??= [] as never[]).push(payload as never),

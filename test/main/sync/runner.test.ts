@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionSecretStore } from '../../../src/main/accounts/secret-store';
-import { createCore, type Core } from '../../../src/main/core';
+import type { Core } from '../../../src/main/core';
 import type { SyncStatus } from '../../../src/shared/ipc';
 import type { SearchHit } from '../../../src/shared/search';
 import { startService, type RunningService } from '../../service/harness';
 import * as fx from '../audio/fixtures';
 import { DAY_MS, seedLabels, type SeededLabels } from './helpers';
+import { ipcCalls } from '../../support/ipc-calls';
+import { testCore } from '../../support/core';
 
 /** Three batches of notes written (100 each): the reach moves back twice before it is all. */
 const COUNT = 300;
@@ -24,22 +25,14 @@ describe.each(['seed', 'field'] as const)('the sync status (%s dialect)', (diale
   let svc: RunningService;
   let core: Core;
   let seeded: SeededLabels;
-  const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const answer = await core.rpc.invoke(channel, input);
-    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
-    return answer.value as T;
-  };
+  const { call } = ipcCalls(() => core);
 
   beforeAll(async () => {
     // 50 requests a second after a burst of 50: the notes take some five seconds.
     svc = await startService({ dialect, rateLimit: { requests: 50, perSeconds: 1 } });
     seeded = seedLabels(svc, COUNT, { newestMs: NEWEST_MS, spanMs: SPAN_MS });
-    core = createCore({
+    core = testCore({
       dataDir: fx.tempFolder('earmark-sync-reach-'),
-      shell: 'browser',
-      version: 'test',
-      keychain: new SessionSecretStore(),
-      log: () => undefined,
       exportFolder: fx.tempFolder('earmark-sync-reach-exports-'),
     });
   });
@@ -54,7 +47,7 @@ describe.each(['seed', 'field'] as const)('the sync status (%s dialect)', (diale
     const reaches: string[] = [];
     let status: SyncStatus;
     for (;;) {
-      status = await call<SyncStatus>('sync.status', {});
+      status = await call('sync.status', {});
       if (status.searchComplete) break;
       if (status.searchableFrom !== null && status.searchableFrom !== reaches.at(-1)) {
         reaches.push(status.searchableFrom);
@@ -62,7 +55,7 @@ describe.each(['seed', 'field'] as const)('the sync status (%s dialect)', (diale
         const from = Date.parse(status.searchableFrom);
         const last = seeded.ids.findLastIndex((_, index) => startOf(index) >= from);
         expect(last).toBeGreaterThanOrEqual(0);
-        const hits = await call<SearchHit[]>('search', { query: `"visit number ${last} about"` });
+        const hits = await call('search', { query: `"visit number ${last} about"` });
         expect(hits.flatMap(labelIdOf)).toContain(seeded.ids[last]);
       }
       await sleep(50);
@@ -71,7 +64,7 @@ describe.each(['seed', 'field'] as const)('the sync status (%s dialect)', (diale
     // It moved back in steps, never forwards.
     expect(reaches.length).toBeGreaterThanOrEqual(2);
     expect(reaches).toEqual([...reaches].sort().reverse());
-    const oldest = await call<SearchHit[]>('search', {
+    const oldest = await call('search', {
       query: `"visit number ${COUNT - 1} about"`,
     });
     expect(oldest.flatMap(labelIdOf)).toContain(seeded.ids[COUNT - 1]);
