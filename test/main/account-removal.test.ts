@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExportSummary } from '../../src/shared/ipc';
 import { cacheKeyEntry, SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { cacheFileOf } from '../../src/main/cache';
-import type { Core } from '../../src/main/core';
-import { startService, type RunningService } from '../service/harness';
 import { until } from '../service/poll';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { filesHolding } from '../support/files';
 import { ipcCalls } from '../support/ipc-calls';
 import * as fx from './audio/fixtures';
-import { testCore } from '../support/core';
+import { testCore, useClinicBehindProxy } from '../support/core';
 
 /**
  * Removing an account (issues 19 and 26): what this computer held of it — its cache with the WAL,
@@ -20,31 +17,11 @@ import { testCore } from '../support/core';
  * journal goes) — is deleted with it; another account's stays.
  */
 describe('removing an account', () => {
-  let svc: RunningService;
-  let proxy: FaultProxy;
-  let core: Core;
-  let dataDir: string;
-  let labelIds: string[];
-
-  const { call } = ipcCalls(() => core);
-
-  beforeAll(async () => {
-    svc = await startService();
-    proxy = await startFaultProxy(svc.baseUrl);
-    const { organizationId } = svc.credentials.primary;
-    labelIds = Array.from({ length: 4 }, (_, i) =>
-      fx.seedLabel(svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
-    );
-    dataDir = fx.tempFolder('earmark-removal-');
-    core = testCore({ dataDir });
-  });
-  afterAll(async () => {
-    await core?.close();
-    await proxy?.close();
-    await svc?.dispose();
-  });
+  const clinic = useClinicBehindProxy(4, 'earmark-removal-');
+  const { call } = ipcCalls(() => clinic.core);
 
   it('leaves nothing of it in the data folder, and only its own goes', async () => {
+    const { svc, proxy, core, dataDir, labelIds } = clinic;
     const { primary, secondary } = svc.credentials;
     const other = await call('accounts.add', {
       baseUrl: svc.baseUrl,
@@ -146,11 +123,11 @@ describe('removing an account', () => {
     const calls = ipcCalls(() => own);
     try {
       const { id } = await calls.call('accounts.add', {
-        baseUrl: svc.baseUrl,
-        apiKey: svc.credentials.primary.apiKey,
+        baseUrl: clinic.svc.baseUrl,
+        apiKey: clinic.svc.credentials.primary.apiKey,
       });
       paths = { cache: cacheFileOf(folder, id), audio: join(folder, 'audio', id) };
-      await calls.call('audio.prepare', { labelId: labelIds[0]! });
+      await calls.call('audio.prepare', { labelId: clinic.labelIds[0]! });
       await until(() => existsSync(paths.cache), Boolean, 10_000);
       expect(keychain.get(cacheKeyEntry(id))).toBeDefined();
 

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExportSummary } from '../../../src/shared/ipc';
-import type { Core } from '../../../src/main/core';
-import { startService, type RunningService } from '../../service/harness';
 import { until } from '../../service/poll';
-import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import * as fx from '../audio/fixtures';
 import { ipcCalls } from '../../support/ipc-calls';
-import { testCore } from '../../support/core';
+import { useClinicBehindProxy } from '../../support/core';
 
 /**
  * An export belongs to the account that started it. Another account becoming active stops it at
@@ -17,31 +14,13 @@ import { testCore } from '../../support/core';
  * its account is active again — not left to fail recording by recording and call itself complete.
  */
 describe('an export when another account becomes active', () => {
-  let svc: RunningService;
-  let proxy: FaultProxy;
-  let core: Core;
-  let labelIds: string[];
-
-  const { call } = ipcCalls(() => core);
-
-  beforeAll(async () => {
-    svc = await startService();
-    proxy = await startFaultProxy(svc.baseUrl);
-    const { organizationId } = svc.credentials.primary;
-    labelIds = Array.from({ length: 3 }, (_, i) =>
-      fx.seedLabel(svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
-    );
-    core = testCore({ dataDir: fx.tempFolder('earmark-export-switch-') });
-  });
-  afterAll(async () => {
-    await core?.close();
-    await proxy?.close();
-    await svc?.dispose();
-  });
+  const clinic = useClinicBehindProxy(3, 'earmark-export-switch-');
+  const { call } = ipcCalls(() => clinic.core);
 
   it('stops at once, cancelled, and finishes every recording when resumed under its account', async () => {
+    const { svc, proxy, core, labelIds } = clinic;
     const { primary, secondary } = svc.credentials;
-    const clinic = await call('accounts.add', {
+    const account = await call('accounts.add', {
       baseUrl: proxy.baseUrl,
       apiKey: primary.apiKey,
     });
@@ -71,7 +50,7 @@ describe('an export when another account becomes active', () => {
       baseUrl: svc.baseUrl,
       apiKey: secondary.apiKey,
     });
-    expect(other.id).not.toBe(clinic.id);
+    expect(other.id).not.toBe(account.id);
     const summary = await exported;
     expect(Date.now() - switchedAt).toBeLessThan(pauseMs / 2);
     expect(summary).toMatchObject({ ok: true, value: { status: 'cancelled' } });
@@ -84,7 +63,7 @@ describe('an export when another account becomes active', () => {
 
     // …under its own it is, and resuming it exports every recording.
     proxy.reset();
-    await call('accounts.activate', { accountId: clinic.id });
+    await call('accounts.activate', { accountId: account.id });
     const [unfinished] = await call('export.unfinished', {});
     expect(unfinished).toMatchObject({ journalId: exportId, total: labelIds.length, done: 0 });
     const resumed = await call('export.resume', {

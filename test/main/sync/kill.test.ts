@@ -62,6 +62,22 @@ function progressUntil(
   });
 }
 
+/**
+ * The cache a killed sync left: the file as the process left it (WAL and all) passes SQLite's
+ * own checks, opens without a recovery, and holds a history walk under way.
+ */
+async function reopenKilled(svc: RunningService, file: string) {
+  const raw = new Database(file);
+  expect(raw.pragma('quick_check', { simple: true })).toBe('ok');
+  checkIndexes(raw);
+  raw.close();
+  const setup = await setUpSync(svc, join(file, '..'));
+  expect(setup.cache.recovery).toBeNull();
+  const saved = (await setup.cache.read.syncState(HISTORY_STREAM)) as HistoryState;
+  expect(saved.completedAt).toBeNull();
+  return { setup, saved };
+}
+
 /** The sync in a process of its own, into `file`, for the primary organization of `svc`. */
 const syncChild = (svc: RunningService, file: string, tuning: SyncTuning = {}) =>
   launch(CHILD, [
@@ -92,16 +108,7 @@ describe('a sync killed with SIGKILL', () => {
     expect(child.output.stdout).not.toContain('"result"');
     expect(seen.labels.notesFetched).toBeLessThan(COUNT);
 
-    // The file as the killed process left it (WAL and all): SQLite's own check passes.
-    const raw = new Database(file);
-    expect(raw.pragma('quick_check', { simple: true })).toBe('ok');
-    checkIndexes(raw);
-    raw.close();
-
-    const setup = await setUpSync(svc, join(file, '..'));
-    expect(setup.cache.recovery).toBeNull();
-    const saved = (await setup.cache.read.syncState(HISTORY_STREAM)) as HistoryState;
-    expect(saved.completedAt).toBeNull();
+    const { setup, saved } = await reopenKilled(svc, file);
     expect(saved.listed).toBeGreaterThan(0);
     const before = await setup.cache.read.stats();
     expect(before.labels).toBeGreaterThanOrEqual(KILL_AFTER_LISTED);
@@ -170,15 +177,7 @@ describe('a sync of a million records killed mid-way', () => {
     expect((await child.kill('SIGKILL')).signal).toBe('SIGKILL');
     expect(seen.labels.listed).toBeLessThan(MILLION / 2);
 
-    const raw = new Database(file);
-    expect(raw.pragma('quick_check', { simple: true })).toBe('ok');
-    checkIndexes(raw);
-    raw.close();
-
-    const setup = await setUpSync(svc, join(file, '..'));
-    expect(setup.cache.recovery).toBeNull();
-    const saved = (await setup.cache.read.syncState(HISTORY_STREAM)) as HistoryState;
-    expect(saved.completedAt).toBeNull();
+    const { setup, saved } = await reopenKilled(svc, file);
     // The walk covers every record older than the window it began under.
     expect(saved.total).toBe(MILLION - serviceCountAfter(saved.topMs - 1));
     // The walk's cursor never runs ahead of what is stored: every record newer than it is here.
