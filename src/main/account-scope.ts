@@ -251,6 +251,15 @@ export class AccountScope {
     return this.closed ? Promise.reject(closedScope()) : this.audioOnUse.get();
   }
 
+  /**
+   * The key the account's other files are sealed under (its comments): the cache's; undefined
+   * where the account's data is kept in the clear ('plain').
+   */
+  sealingKey(): Promise<AccountKey | undefined> {
+    if (this.closed) return Promise.reject(closedScope());
+    return this.deps.atRest === 'sealed' ? this.keyOnUse.get() : Promise.resolve(undefined);
+  }
+
   get syncStatus(): SyncStatus {
     return this.runner.current;
   }

@@ -200,7 +200,17 @@ export function createCore(options: CoreOptions): Core {
   const followUps = new FollowUps({
     service,
     cache,
-    comments: new CommentStore(join(options.dataDir, 'follow-ups.json')),
+    comments: new CommentStore({
+      folder: join(options.dataDir, 'comments'),
+      legacyFile: join(options.dataDir, 'follow-ups.json'),
+      keyOf: async (accountId) => {
+        const scope = scopes.active();
+        if (scope.accountId !== accountId)
+          throw new AppError('cancelled', 'Another clinic account became active.');
+        return scope.sealingKey();
+      },
+      log,
+    }),
     accountId: activeAccountId,
   });
   const administration = new Administration({ accounts, service });
@@ -271,6 +281,11 @@ export function createCore(options: CoreOptions): Core {
         .refresh()
         .catch((error: unknown) =>
           log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      void followUps
+        .openComments()
+        .catch((error: unknown) =>
+          log(`follow-up comments: ${error instanceof Error ? error.message : String(error)}`),
         );
       // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
       // Either may fail once the app is closing (the account's cache is gone): nothing to show then.

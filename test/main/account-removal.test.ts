@@ -10,6 +10,7 @@ import { filesHolding } from '../support/files';
 import { ipcCalls } from '../support/ipc-calls';
 import * as fx from './audio/fixtures';
 import { testCore, useClinicBehindProxy } from '../support/core';
+import { accountKeyIn, readWithKey } from '../support/sealed-files';
 
 /**
  * Removing an account (issues 19 and 26): what this computer held of it — its cache with the WAL,
@@ -50,7 +51,10 @@ describe('removing an account', () => {
     });
     const remark = `Owner asked about the biopsy ${randomUUID()}`;
     await call('followUps.comment', { taskId: task!.id, body: remark });
-    expect(filesHolding(dataDir, [remark])).not.toEqual([]);
+    // Kept sealed under the account's key: read with it, the file holds the remark.
+    const key = accountKeyIn(clinic.keychain, account.id);
+    expect(filesHolding(dataDir, [remark])).toEqual([]);
+    expect(filesHolding(dataDir, [remark], readWithKey(key))).not.toEqual([]);
 
     // An export of its recordings, still running: each recording's details and audio answer
     // only after a long pause.

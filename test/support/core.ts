@@ -25,6 +25,8 @@ export interface ClinicBehindProxy {
   /** In front of the service: a test adds an account through it to delay or break answers. */
   proxy: FaultProxy;
   core: Core;
+  /** The core's keychain (its accounts' keys, in memory). */
+  keychain: SessionSecretStore;
   dataDir: string;
   /** One-minute records with audio, of patients "Patient 0", "Patient 1"… */
   labelIds: string[];
@@ -44,7 +46,8 @@ export function useClinicBehindProxy(records: number, folderPrefix: string): Cli
       seedLabel(clinic.svc.service, organizationId, { minutes: 1, patient: `Patient ${i}` }),
     );
     clinic.dataDir = tempFolder(folderPrefix);
-    clinic.core = testCore({ dataDir: clinic.dataDir });
+    clinic.keychain = new SessionSecretStore();
+    clinic.core = testCore({ dataDir: clinic.dataDir, keychain: clinic.keychain });
   });
   afterAll(async () => {
     await clinic.core?.close();

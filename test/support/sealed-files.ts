@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AccountKey } from '../../src/main/at-rest/account-key';
 import { unsealBytes } from '../../src/main/at-rest/sealed-file';
 import { cacheKeyEntry, type SecretStore } from '../../src/main/accounts/secret-store';
+import { SEALED_COMMENTS } from '../../src/main/follow-ups/comment-store';
 
 /** The account's key, as the keychain (a test's SessionSecretStore) keeps it. */
 export function accountKeyIn(keychain: SecretStore, accountId: string): AccountKey {
@@ -28,8 +29,8 @@ export function openWithKey(
  * A reader of an account's files as whoever holds its key reads them (for filesHolding): what
  * retention removed must be gone from these too, not only from the ciphertext. The cache
  * database: a copy with its WAL folded in, decrypted whole — every page, free pages too (rekey
- * rewrites each one); its WAL is read through it. A sealed audio or peaks file: its plain bytes.
- * Anything else (the shared memory, a partial file, the sealed index): as it is.
+ * rewrites each one); its WAL is read through it. A sealed audio or peaks file, a comments file:
+ * its plain bytes. Anything else (the shared memory, a partial file, the sealed index): as it is.
  */
 export function readWithKey(key: AccountKey): (file: string) => Buffer {
   return (file) => {
@@ -37,7 +38,9 @@ export function readWithKey(key: AccountKey): (file: string) => Buffer {
     if (file.endsWith('.sqlite-wal')) return Buffer.alloc(0);
     const bytes = readFileSync(file);
     try {
-      return unsealBytes(key, bytes);
+      return basename(dirname(file)) === 'comments'
+        ? key.unseal(SEALED_COMMENTS, bytes)
+        : unsealBytes(key, bytes);
     } catch {
       return bytes;
     }

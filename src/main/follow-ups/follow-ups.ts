@@ -120,7 +120,7 @@ export class FollowUps {
       },
     });
     const { tasks } = sourced.value;
-    return { ...sourced, value: { ...sourced.value, comments: this.commentsOf(tasks) } };
+    return { ...sourced, value: { ...sourced.value, comments: await this.commentsOf(tasks) } };
   }
 
   /** PATCH board with the complete arrays; a 409 with what blocks it becomes a BoardConflictError. */
@@ -182,8 +182,16 @@ export class FollowUps {
   }
 
   /** Forgets the comments this app kept for a removed account. */
-  forgetAccount(accountId: string): void {
-    this.deps.comments.forgetAccount(accountId);
+  forgetAccount(accountId: string): Promise<void> {
+    return this.deps.comments.forgetAccount(accountId);
+  }
+
+  /**
+   * Reads the active account's comments once (after its first sync), so that what an earlier
+   * version kept of them in the clear is sealed without waiting for a board to be opened.
+   */
+  async openComments(): Promise<void> {
+    await this.deps.comments.comments(this.deps.accountId(), []);
   }
 
   /** POSTs a comment and keeps it: the service cannot list comments. */
@@ -194,11 +202,11 @@ export class FollowUps {
       service.api.tasks.comment(taskId, body),
     );
     const comment = { ...posted, taskId: posted.taskId || taskId };
-    this.deps.comments.add(accountId, comment);
+    await this.deps.comments.add(accountId, comment);
     return comment;
   }
 
-  private commentsOf(tasks: readonly Task[]): Record<string, Comment[]> {
+  private commentsOf(tasks: readonly Task[]): Promise<Record<string, Comment[]>> {
     return this.deps.comments.comments(
       this.deps.accountId(),
       tasks.map((task) => task.id),

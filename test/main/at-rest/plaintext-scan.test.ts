@@ -12,7 +12,8 @@ import { testCore } from '../../support/core';
 /**
  * A lost or shared computer gives away no clinical data (issue 30): an account's data folder
  * filled through a real sync and playback — transcripts, a patient's name, a speaker named on
- * this computer, a review mark, a recording played whole with its waveform — then every byte of
+ * this computer, a review mark, a recording played whole with its waveform, a follow-up's comment
+ * posted from here (the service cannot list them) — then every byte of
  * every file scanned, while the app runs (its WAL live) and after it closed, for what a thief
  * would look for: a transcript's words, the patient's name, the speaker's name, a record's id,
  * SQLite's header, the recording's RIFF header. Sealed, none is there, not even in a file's
@@ -22,6 +23,7 @@ import { testCore } from '../../support/core';
 const PHRASE = 'Marzipan swallowed the whole tennis ball after breakfast';
 const PATIENT = 'Marzipan Featherstonehaugh';
 const SPEAKER = 'Dr Oyelaran-Whitcombe';
+const COMMENT = 'Owner rang about the swallowed tennis ball, wants a call back';
 
 describe.each(['seed', 'field'] as const)(
   'the data folder after a session (%s dialect)',
@@ -76,9 +78,15 @@ describe.each(['seed', 'field'] as const)(
         moves: [],
       });
       await call('review.mark', { records: [labelId], conversations: [], reviewed: true });
+      const board = await call('followUps.createBoard', { name: 'Follow-ups' });
+      const [task] = await call('followUps.addTasks', {
+        boardId: board.id,
+        items: [{ title: 'Call the owner' }],
+      });
+      await call('followUps.comment', { taskId: task!.id, body: COMMENT });
       const live = scan(dataDir);
       await core.close();
-      return { dataDir, live, closed: scan(dataDir) };
+      return { dataDir, live, closed: scan(dataDir), boardId: board.id };
     }
 
     /** Which needle each file holds, and which file names say something. */
@@ -87,6 +95,7 @@ describe.each(['seed', 'field'] as const)(
         phrase: PHRASE,
         patient: PATIENT,
         speaker: SPEAKER,
+        comment: COMMENT,
         'record id': labelId,
         'SQLite header': 'SQLite format 3\0',
         'RIFF header': riff,
@@ -118,7 +127,7 @@ describe.each(['seed', 'field'] as const)(
     }, 90_000);
 
     it('in the clear from an earlier version, then opened by this one: sealed, nothing left readable', async () => {
-      const { dataDir } = await session('plain');
+      const { dataDir, boardId } = await session('plain');
       const core = testCore({ dataDir });
       const { call } = ipcCalls(() => core);
       try {
@@ -137,6 +146,18 @@ describe.each(['seed', 'field'] as const)(
         expect(await call('audio.prepare', { labelId })).toMatchObject({ complete: true });
         const clear = join(dataDir, 'audio', readdirSync(join(dataDir, 'audio'))[0]!, 'files');
         await vi.waitUntil(() => !existsSync(clear), { timeout: 30_000, interval: 50 });
+        // The comments too, after the first sync, before any board is opened; they read as before.
+        await syncToEnd(call);
+        await vi.waitUntil(() => filesHolding(dataDir, [COMMENT]).length === 0, {
+          timeout: 30_000,
+          interval: 50,
+        });
+        const { comments } = (await call('followUps.board', { boardId })).value;
+        expect(
+          Object.values(comments)
+            .flat()
+            .map((c) => c.body),
+        ).toEqual([COMMENT]);
       } finally {
         await core.close();
       }
