@@ -4,8 +4,9 @@ import type { SpeakerRole } from '../../shared/speakers/overlay';
 import { all, type Db } from '../../node-common/sql';
 
 /**
- * Full-text search over the cache (FTS5, migration 002). Snippets come back as parts marked hit
- * or not, never as markup: the renderer shows each part as text and styles the hits.
+ * Full-text search over the cache (FTS5, migrations 002, 007 and 009). Hits come newest first
+ * (see `search`); snippets come back as parts marked hit or not, never as markup: the renderer
+ * shows each part as text and styles the hits.
  */
 
 export type { SearchHit, SnippetPart };
@@ -77,11 +78,9 @@ export function snippetParts(marked: string): SnippetPart[] {
   return parts;
 }
 
-/** A row of an index, ranked, with its snippet (computed in the same statement: a second
- * statement restricted to the top rowids would expand prefix terms again for each of them). */
-interface Ranked {
-  seq: number;
-  score: number;
+/** A row of an index with its snippet. */
+interface Found {
+  key: number;
   snippet: string;
 }
 
@@ -106,38 +105,42 @@ const snippetOf = (index: string, column = 0) =>
 
 type NoteIndex = 'notes_fts' | 'history_fts';
 
-/** The best `limit` rows of a note index: bm25 of every match, then the best, with snippets. */
-const rankNotes = (db: Db, index: NoteIndex, expression: string, limit: number): Ranked[] =>
-  all<Ranked>(
+/**
+ * The newest `limit` matches of a note index, with their snippets. Its rowids are keys in time
+ * order, newest first (migration 009), so FTS5 reads the matches in the order they are shown and
+ * stops after `limit`: a snippet for each of those only, however many notes match.
+ */
+const newestNotes = (db: Db, index: NoteIndex, expression: string, limit: number): Found[] =>
+  all<Found>(
     db,
-    `SELECT rowid AS seq, bm25(${index}) AS score, ${snippetOf(index)} FROM ${index}
-      WHERE ${index} MATCH @expression ORDER BY score, rowid DESC LIMIT @limit`,
+    `SELECT rowid AS key, ${snippetOf(index)} FROM ${index}
+      WHERE ${index} MATCH @expression ORDER BY rowid LIMIT @limit`,
     { expression, limit },
   );
 
 interface NoteColumns extends LabelColumns {
-  seq: number;
+  search_key: number;
   type: string;
   created_at: string;
   is_current: number;
 }
 
-function noteColumns(db: Db, seqs: number[]): Map<number, NoteColumns> {
+function noteColumns(db: Db, keys: number[]): Map<number, NoteColumns> {
   return new Map(
     all<NoteColumns>(
       db,
-      `SELECT n.seq, n.type, n.created_at, n.is_current, n.label_id, l.type AS label_type,
-              l.from_ms, l.to_ms, l.patient_name
+      `SELECT n.search_key, n.type, n.created_at, n.is_current, n.label_id,
+              l.type AS label_type, l.from_ms, l.to_ms, l.patient_name
          FROM notes n JOIN labels l ON l.id = n.label_id
-        WHERE n.seq IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(seqs),
-    ).map((row) => [row.seq, row]),
+        WHERE n.search_key IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(keys),
+    ).map((row) => [row.search_key, row]),
   );
 }
 
-function noteHits(ranked: Ranked[], columns: Map<number, NoteColumns>): SearchHit[] {
-  return ranked.flatMap(({ seq, score, snippet }): SearchHit[] => {
-    const row = columns.get(seq);
+function noteHits(found: Found[], columns: Map<number, NoteColumns>): SearchHit[] {
+  return found.flatMap(({ key, snippet }): SearchHit[] => {
+    const row = columns.get(key);
     if (!row) return [];
     return [
       {
@@ -147,20 +150,19 @@ function noteHits(ranked: Ranked[], columns: Map<number, NoteColumns>): SearchHi
         noteCreatedAt: row.created_at,
         current: row.is_current === 1,
         snippet: snippetParts(snippet),
-        score,
       },
     ];
   });
 }
 
-/** Current versions have their own index, so ranking them needs no join. */
+/** Current versions have their own index, so finding them needs no join. */
 function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = rankNotes(db, 'notes_fts', expression, limit);
+  const found = newestNotes(db, 'notes_fts', expression, limit);
   return noteHits(
-    ranked,
+    found,
     noteColumns(
       db,
-      ranked.map((r) => r.seq),
+      found.map((r) => r.key),
     ),
   );
 }
@@ -168,28 +170,32 @@ function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
 /**
  * Replaced versions that match, for labels none of whose current notes match: the current
  * version wins, and an old one shows (as history) only when it alone holds the words. One per
- * label, its best.
+ * label, its newest.
  */
 function historyNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = rankNotes(db, 'history_fts', expression, limit * 4);
-  if (ranked.length === 0) return [];
+  const found = newestNotes(db, 'history_fts', expression, limit * 4);
+  if (found.length === 0) return [];
   const columns = noteColumns(
     db,
-    ranked.map((r) => r.seq),
+    found.map((r) => r.key),
   );
   const labelIds = [...new Set([...columns.values()].map((row) => row.label_id))];
+  // Only these labels' current notes are asked about: FTS5 seeks each of their keys.
   const matchedCurrent = new Set(
     all<{ label_id: string }>(
       db,
       `SELECT label_id FROM notes
         WHERE is_current = 1 AND label_id IN (SELECT value FROM json_each(@labels))
-          AND seq IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @expression)`,
+          AND search_key IN (
+            SELECT rowid FROM notes_fts WHERE notes_fts MATCH @expression AND rowid IN (
+              SELECT search_key FROM notes
+               WHERE is_current = 1 AND label_id IN (SELECT value FROM json_each(@labels))))`,
       { expression, labels: JSON.stringify(labelIds) },
     ).map((row) => row.label_id),
   );
   const seen = new Set<string>();
-  const kept = ranked.filter((r) => {
-    const labelId = columns.get(r.seq)?.label_id;
+  const kept = found.filter((r) => {
+    const labelId = columns.get(r.key)?.label_id;
     if (labelId === undefined || matchedCurrent.has(labelId) || seen.has(labelId)) return false;
     seen.add(labelId);
     return true;
@@ -197,45 +203,82 @@ function historyNotes(db: Db, expression: string, limit: number): SearchHit[] {
   return noteHits(kept.slice(0, limit), columns);
 }
 
+/**
+ * The snippets of some rows of an index, by rowid: for the few a search shows once it has put
+ * them in order through their tables (FTS5 seeks each rowid).
+ */
+function snippetsOf(
+  db: Db,
+  index: 'patients_fts' | 'conversations_fts',
+  expression: string,
+  rowids: number[],
+): Map<number, string> {
+  return new Map(
+    all<Found>(
+      db,
+      `SELECT rowid AS key, ${snippetOf(index)} FROM ${index}
+        WHERE ${index} MATCH @expression AND rowid IN (SELECT value FROM json_each(@rowids))`,
+      { expression, rowids: JSON.stringify(rowids) },
+    ).map((row) => [row.key, row.snippet]),
+  );
+}
+
+/**
+ * Records whose patient's name matches, newest first. A name matches few records (its
+ * patient's), so they are put in time order through their rows; snippets (the name, its
+ * matched words marked) are made for the `limit` shown only.
+ */
 function patients(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = all<Ranked & LabelColumns>(
+  const rows = all<LabelColumns & { seq: number }>(
     db,
-    `SELECT patients_fts.rowid AS seq, bm25(patients_fts) AS score, ${snippetOf('patients_fts')},
-            l.id AS label_id, l.type AS label_type, l.from_ms, l.to_ms, l.patient_name
+    `SELECT l.seq, l.id AS label_id, l.type AS label_type, l.from_ms, l.to_ms, l.patient_name
        FROM patients_fts JOIN labels l ON l.seq = patients_fts.rowid
-      WHERE patients_fts MATCH @expression
-      ORDER BY score, l.from_ms DESC LIMIT @limit`,
+      WHERE patients_fts MATCH @expression ORDER BY l.from_ms DESC, l.id DESC LIMIT @limit`,
     { expression, limit },
   );
-  return ranked.map((row) => ({
+  const snippets = snippetsOf(
+    db,
+    'patients_fts',
+    expression,
+    rows.map((row) => row.seq),
+  );
+  return rows.map((row) => ({
     kind: 'patient',
     label: toLabel(row),
-    snippet: snippetParts(row.snippet),
-    score: row.score,
+    snippet: snippetParts(snippets.get(row.seq) ?? ''),
   }));
 }
 
+/**
+ * Conversation transcripts that match, in the hubs' list order (newest first). Asked only when
+ * the records' own hits leave room (see `search`): a conversation the clinic kept is a record
+ * whose transcript is found as a note; those left are the hub's conversations nobody imported.
+ */
 function conversations(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = all<Ranked & { id: string; device_id: string; status: ConversationStatus }>(
+  const rows = all<{ seq: number; id: string; device_id: string; status: ConversationStatus }>(
     db,
-    `SELECT conversations_fts.rowid AS seq, bm25(conversations_fts) AS score,
-            ${snippetOf('conversations_fts')}, c.id, c.device_id, c.status
+    `SELECT c.seq, c.id, c.device_id, c.status
        FROM conversations_fts JOIN conversations c ON c.seq = conversations_fts.rowid
-      WHERE conversations_fts MATCH @expression
-      ORDER BY score, c.list_position LIMIT @limit`,
+      WHERE conversations_fts MATCH @expression ORDER BY c.list_position, c.seq LIMIT @limit`,
     { expression, limit },
   );
-  return ranked.map((row) => ({
+  const snippets = snippetsOf(
+    db,
+    'conversations_fts',
+    expression,
+    rows.map((row) => row.seq),
+  );
+  return rows.map((row) => ({
     kind: 'conversation',
     conversationId: row.id,
     deviceId: row.device_id,
     status: row.status,
-    snippet: snippetParts(row.snippet),
-    score: row.score,
+    snippet: snippetParts(snippets.get(row.seq) ?? ''),
   }));
 }
 
-interface SpeakerLineColumns extends Ranked, LabelColumns {
+interface SpeakerLineColumns extends LabelColumns {
+  snippet: string;
   name: string;
   line: number;
   role: SpeakerRole | null;
@@ -246,14 +289,14 @@ interface SpeakerLineColumns extends Ranked, LabelColumns {
  * Lines said by a named speaker (migration 007) where at least one word is in the name and every
  * word is in the name or the line: "Marsh" finds Dr Marsh's lines, "Marsh vomiting" those of hers
  * about vomiting, and "vomiting" alone none (the transcripts' own hits have it). One hit per
- * record and speaker: the best line, and how many of theirs match.
+ * record and speaker: the best line (bm25: only lines people named are indexed, few beside the
+ * transcripts), and how many of theirs match.
  */
 function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHit[] {
   const expression = `(${terms.join(' AND ')}) AND speaker : (${terms.join(' OR ')})`;
   const ranked = all<SpeakerLineColumns>(
     db,
-    `SELECT speaker_lines_fts.rowid AS seq, bm25(speaker_lines_fts) AS score,
-            highlight(speaker_lines_fts, 0, char(2), char(3)) AS name,
+    `SELECT highlight(speaker_lines_fts, 0, char(2), char(3)) AS name,
             ${snippetOf('speaker_lines_fts', 1)},
             s.line, s.role, s.speaker, s.label_id, l.type AS label_type, l.from_ms, l.to_ms,
             l.patient_name
@@ -261,7 +304,7 @@ function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHi
        JOIN speaker_lines s ON s.seq = speaker_lines_fts.rowid
        JOIN labels l ON l.id = s.label_id
       WHERE speaker_lines_fts MATCH @expression
-      ORDER BY score, s.line LIMIT @limit`,
+      ORDER BY bm25(speaker_lines_fts), s.line LIMIT @limit`,
     { expression, limit: limit * 20 },
   );
   const hits = new Map<string, SearchHit & { kind: 'speaker' }>();
@@ -280,16 +323,21 @@ function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHi
       line: row.line,
       lines: 1,
       snippet: snippetParts(`${row.name}: ${row.snippet}`),
-      score: row.score,
     });
   }
   return [...hits.values()].slice(0, limit);
 }
 
+/** When a hit's record starts (0 for a conversation: they come after the records). */
+const startOf = (hit: SearchHit): number => ('label' in hit ? Date.parse(hit.label.fromTime) : 0);
+
 export const searchReads = {
   /**
-   * Ranked hits for the user's words: current notes, patient names and conversation transcripts
-   * by bm25 together, then (unless `history: false`) replaced note versions.
+   * Hits for the user's words, newest first: records whose current notes, patient's name or
+   * named speakers' lines hold them, by the record's start; then, while fewer than `limit`,
+   * conversation transcripts (the hubs' list order) and replaced note versions (unless
+   * `history: false`). Each index is asked for its newest `limit` only, so the cost does not
+   * grow with the number of matches; a narrower query finds older ones.
    */
   search(db: Db, query: string, options: SearchOptions = {}): SearchResults {
     const terms = ftsTerms(query);
@@ -297,19 +345,17 @@ export const searchReads = {
     if (expression === '') return { expression, hits: [] };
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(options.limit ?? 20)));
     const kinds = new Set(options.kinds ?? SEARCH_KINDS);
-    const current = [
+    const hits = [
       ...(kinds.has('patient') ? patients(db, expression, limit) : []),
       ...(kinds.has('note') ? currentNotes(db, expression, limit) : []),
-      ...(kinds.has('conversation') ? conversations(db, expression, limit) : []),
       ...(kinds.has('speaker') ? speakerLines(db, terms, limit) : []),
     ]
-      .sort((a, b) => a.score - b.score)
+      .sort((a, b) => startOf(b) - startOf(a))
       .slice(0, limit);
-    const room = limit - current.length;
-    const history =
-      room > 0 && kinds.has('note') && options.history !== false
-        ? historyNotes(db, expression, room)
-        : [];
-    return { expression, hits: [...current, ...history] };
+    if (hits.length < limit && kinds.has('conversation'))
+      hits.push(...conversations(db, expression, limit - hits.length));
+    if (hits.length < limit && kinds.has('note') && options.history !== false)
+      hits.push(...historyNotes(db, expression, limit - hits.length));
+    return { expression, hits };
   },
 };

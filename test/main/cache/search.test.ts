@@ -73,7 +73,7 @@ beforeAll(async () => {
 afterAll(() => cache.close());
 
 describe('search', () => {
-  it('ranks the best match first and marks the matched words in a snippet', async () => {
+  it('marks the matched words in a snippet', async () => {
     const { hits } = await cache.read.search('vomiting');
     expect(hits.map(labelOf)).toEqual([labels.vomitMany.id, labels.vomiting.id]);
     expect(hits[1]).toMatchObject({ kind: 'note', noteType: 'Transcript', current: true });
@@ -81,7 +81,40 @@ describe('search', () => {
       'Owner reports the dog has been [vomiting] twice since Tuesday morning.',
     );
     expect(hits[0]!.snippet.filter((part) => part.hit).length).toBeGreaterThan(1);
-    expect(hits[0]!.score).toBeLessThan(hits[1]!.score);
+  });
+
+  it('lists the newest records first, however often each says the words, then conversations', async () => {
+    const local = await openCache({ file: join(tempDir(), 'newest.sqlite'), thread: 'main' });
+    const oldest = label(1, { notes: [note('Fever, fever, fever: a fever all week.', T0)] });
+    const middle = label(2, { notes: [note('A fever since Monday.', T0)] });
+    const newer = label(3, { notes: [note('No fever now.', T0)] });
+    const newest = label(4, { patient: 'Fever Jones' });
+    // As the sync stores them: newest first, an older one the history walk finds later, then
+    // one recorded since.
+    await local.write.storeLabels([newer, middle], T0);
+    await local.write.storeLabels([oldest], T0);
+    await local.write.storeLabels([newest], T0);
+    await local.write.storeConversationPage({
+      items: [conversation('conv-fever', 'Speaker 1: a fever, a fever, a fever')],
+      walk: T0,
+      startPosition: 0,
+      seenAt: T0,
+    });
+    const order = async (limit: number) =>
+      (await local.read.search('fever', { limit })).hits.map(
+        (hit) => `${hit.kind} ${labelOf(hit)}`,
+      );
+    expect(await order(20)).toEqual([
+      `patient ${newest.id}`,
+      `note ${newer.id}`,
+      `note ${middle.id}`,
+      `note ${oldest.id}`,
+      'conversation conv-fever',
+    ]);
+    // The newest of them, and the conversation only while the records leave room.
+    expect(await order(2)).toEqual([`patient ${newest.id}`, `note ${newer.id}`]);
+    expect(await order(4)).not.toContain('conversation conv-fever');
+    await local.close();
   });
 
   it('finds a word said only in a clinical note (SOAP, sent as JSON), with its snippet', async () => {
