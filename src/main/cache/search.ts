@@ -103,14 +103,17 @@ const toLabel = (row: LabelColumns): SearchLabel => ({
 const snippetOf = (index: string, column = 0) =>
   `snippet(${index}, ${column}, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS snippet`;
 
-type NoteIndex = 'notes_fts' | 'history_fts';
-
 /**
- * The newest `limit` matches of a note index, with their snippets. Its rowids are keys in time
- * order, newest first (migration 009), so FTS5 reads the matches in the order they are shown and
- * stops after `limit`: a snippet for each of those only, however many notes match.
+ * The newest `limit` matches of an index keyed by time, with their snippets. Its rowids are keys
+ * in time order, newest first (migration 009), so FTS5 reads the matches in the order they are
+ * shown and stops after `limit`: a snippet for each of those only, however many rows match.
  */
-const newestNotes = (db: Db, index: NoteIndex, expression: string, limit: number): Found[] =>
+const newest = (
+  db: Db,
+  index: 'notes_fts' | 'history_fts' | 'patients_fts',
+  expression: string,
+  limit: number,
+): Found[] =>
   all<Found>(
     db,
     `SELECT rowid AS key, ${snippetOf(index)} FROM ${index}
@@ -157,7 +160,7 @@ function noteHits(found: Found[], columns: Map<number, NoteColumns>): SearchHit[
 
 /** Current versions have their own index, so finding them needs no join. */
 function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const found = newestNotes(db, 'notes_fts', expression, limit);
+  const found = newest(db, 'notes_fts', expression, limit);
   return noteHits(
     found,
     noteColumns(
@@ -173,7 +176,7 @@ function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
  * label, its newest.
  */
 function historyNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const found = newestNotes(db, 'history_fts', expression, limit * 4);
+  const found = newest(db, 'history_fts', expression, limit * 4);
   if (found.length === 0) return [];
   const columns = noteColumns(
     db,
@@ -203,50 +206,21 @@ function historyNotes(db: Db, expression: string, limit: number): SearchHit[] {
   return noteHits(kept.slice(0, limit), columns);
 }
 
-/**
- * The snippets of some rows of an index, by rowid: for the few a search shows once it has put
- * them in order through their tables (FTS5 seeks each rowid).
- */
-function snippetsOf(
-  db: Db,
-  index: 'patients_fts' | 'conversations_fts',
-  expression: string,
-  rowids: number[],
-): Map<number, string> {
-  return new Map(
-    all<Found>(
-      db,
-      `SELECT rowid AS key, ${snippetOf(index)} FROM ${index}
-        WHERE ${index} MATCH @expression AND rowid IN (SELECT value FROM json_each(@rowids))`,
-      { expression, rowids: JSON.stringify(rowids) },
-    ).map((row) => [row.key, row.snippet]),
-  );
-}
-
-/**
- * Records whose patient's name matches, newest first. A name matches few records (its
- * patient's), so they are put in time order through their rows; snippets (the name, its
- * matched words marked) are made for the `limit` shown only.
- */
+/** Records whose patient's name matches, newest first (their snippet: the name, marked). */
 function patients(db: Db, expression: string, limit: number): SearchHit[] {
-  const rows = all<LabelColumns & { seq: number }>(
-    db,
-    `SELECT l.seq, l.id AS label_id, l.type AS label_type, l.from_ms, l.to_ms, l.patient_name
-       FROM patients_fts JOIN labels l ON l.seq = patients_fts.rowid
-      WHERE patients_fts MATCH @expression ORDER BY l.from_ms DESC, l.id DESC LIMIT @limit`,
-    { expression, limit },
+  const found = newest(db, 'patients_fts', expression, limit);
+  const labels = new Map(
+    all<LabelColumns & { search_key: number }>(
+      db,
+      `SELECT search_key, id AS label_id, type AS label_type, from_ms, to_ms, patient_name
+         FROM labels WHERE search_key IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(found.map((row) => row.key)),
+    ).map((row) => [row.search_key, row]),
   );
-  const snippets = snippetsOf(
-    db,
-    'patients_fts',
-    expression,
-    rows.map((row) => row.seq),
-  );
-  return rows.map((row) => ({
-    kind: 'patient',
-    label: toLabel(row),
-    snippet: snippetParts(snippets.get(row.seq) ?? ''),
-  }));
+  return found.flatMap(({ key, snippet }): SearchHit[] => {
+    const row = labels.get(key);
+    return row ? [{ kind: 'patient', label: toLabel(row), snippet: snippetParts(snippet) }] : [];
+  });
 }
 
 /**
@@ -262,11 +236,15 @@ function conversations(db: Db, expression: string, limit: number): SearchHit[] {
       WHERE conversations_fts MATCH @expression ORDER BY c.list_position, c.seq LIMIT @limit`,
     { expression, limit },
   );
-  const snippets = snippetsOf(
-    db,
-    'conversations_fts',
-    expression,
-    rows.map((row) => row.seq),
+  // Their snippets, for the rows shown only (FTS5 seeks each).
+  const snippets = new Map(
+    all<Found>(
+      db,
+      `SELECT rowid AS key, ${snippetOf('conversations_fts')} FROM conversations_fts
+        WHERE conversations_fts MATCH @expression
+          AND rowid IN (SELECT value FROM json_each(@rowids))`,
+      { expression, rowids: JSON.stringify(rows.map((row) => row.seq)) },
+    ).map((row) => [row.key, row.snippet]),
   );
   return rows.map((row) => ({
     kind: 'conversation',

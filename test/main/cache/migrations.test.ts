@@ -528,7 +528,7 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
       }
     ).hits.map((hit) => `${hit.label.id.slice(-1)}${hit.current === false ? ' (history)' : ''}`);
 
-  it('keys the notes the version before held by their record’s start, newest first, and keeps them right after', () => {
+  it('keys the notes and patients the version before held by their record’s start, newest first, and keeps them right after', () => {
     const { db, file } = cacheAt(searchByTime.version - 1);
     // As a sync stores them: the newest records first, an older one the history walk finds
     // later; one with a replaced version.
@@ -546,7 +546,11 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
     migrate(db, file, MIGRATIONS, searchByTime.version);
     expect(found(db, 'fever')).toEqual(['3', '2', '1']);
     expect(found(db, 'inaudible')).toEqual(['2 (history)']);
+    expect(found(db, 'patient')).toEqual(['3', '2', '1']); // their names: "Patient 3"…
     expect(db.prepare('SELECT count(DISTINCT search_key) AS n FROM notes').get()).toEqual({ n: 4 });
+    expect(db.prepare('SELECT count(DISTINCT search_key) AS n FROM labels').get()).toEqual({
+      n: 3,
+    });
     checkIndexes(db);
     // Notes stored from now on are keyed as they come: a newer record first, an older one last,
     // two records of the same minute both.
@@ -559,6 +563,7 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
       T0,
     ]);
     expect(found(db, 'fever')).toEqual(['4', '5', '3', '2', '1', '0']);
+    expect(found(db, 'patient')).toEqual(['4', '5', '3', '2', '1', '0']);
     // Replaced, rewritten and deleted notes leave the indexes right.
     runQuery(db, 'write', 'storeLabels', [
       [label(3, { notes: [note('a fever', T0), note('no temperature now', T0 + MINUTE)] })],
@@ -569,6 +574,11 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
     db.prepare("UPDATE notes SET content = 'calm' WHERE content = 'fever fever fever'").run();
     runQuery(db, 'write', 'deleteLabels', [[label(4).id]]);
     expect(found(db, 'fever')).toEqual(['5', '2', '0', '3 (history)']);
+    runQuery(db, 'write', 'storeLabelPage', [
+      { rows: [{ ...label(2), patient: { id: 'p', name: 'Renamed' } }], seenAt: T0 },
+    ]);
+    expect(found(db, 'patient')).toEqual(['5', '3', '1', '0']);
+    expect(found(db, 'renamed')).toEqual(['2']);
     checkIndexes(db);
     db.close();
   });
