@@ -309,6 +309,29 @@ function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHi
 /** When a hit's record starts (0 for a conversation: they come after the records). */
 const startOf = (hit: SearchHit): number => ('label' in hit ? Date.parse(hit.label.fromTime) : 0);
 
+/** The hits of one FTS5 expression (`terms` joined), in the order `search` gives them. */
+function hitsOf(
+  db: Db,
+  terms: readonly string[],
+  limit: number,
+  kinds: ReadonlySet<SearchKind>,
+  history: boolean,
+): SearchHit[] {
+  const expression = terms.join(' ');
+  const hits = [
+    ...(kinds.has('patient') ? patients(db, expression, limit) : []),
+    ...(kinds.has('note') ? currentNotes(db, expression, limit) : []),
+    ...(kinds.has('speaker') ? speakerLines(db, terms, limit) : []),
+  ]
+    .sort((a, b) => startOf(b) - startOf(a))
+    .slice(0, limit);
+  if (hits.length < limit && kinds.has('conversation'))
+    hits.push(...conversations(db, expression, limit - hits.length));
+  if (hits.length < limit && kinds.has('note') && history)
+    hits.push(...historyNotes(db, expression, limit - hits.length));
+  return hits;
+}
+
 export const searchReads = {
   /**
    * Hits for the user's words, newest first: records whose current notes, patient's name or
@@ -316,24 +339,24 @@ export const searchReads = {
    * conversation transcripts (the hubs' list order) and replaced note versions (unless
    * `history: false`). Each index is asked for its newest `limit` only, so the cost does not
    * grow with the number of matches; a narrower query finds older ones.
+   *
+   * The word being typed is matched whole first, and as a prefix only when that finds fewer
+   * than `limit`: FTS5 reads every match of a prefix's words before the first (it merges their
+   * lists), a whole word's only up to the limit. So "blood" finds the records saying blood (or
+   * bloods: stems), "bloo" those saying blood or bloodwork.
    */
   search(db: Db, query: string, options: SearchOptions = {}): SearchResults {
     const terms = ftsTerms(query);
-    const expression = terms.join(' ');
-    if (expression === '') return { expression, hits: [] };
+    if (terms.length === 0) return { expression: '', hits: [] };
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(options.limit ?? 20)));
     const kinds = new Set(options.kinds ?? SEARCH_KINDS);
-    const hits = [
-      ...(kinds.has('patient') ? patients(db, expression, limit) : []),
-      ...(kinds.has('note') ? currentNotes(db, expression, limit) : []),
-      ...(kinds.has('speaker') ? speakerLines(db, terms, limit) : []),
-    ]
-      .sort((a, b) => startOf(b) - startOf(a))
-      .slice(0, limit);
-    if (hits.length < limit && kinds.has('conversation'))
-      hits.push(...conversations(db, expression, limit - hits.length));
-    if (hits.length < limit && kinds.has('note') && options.history !== false)
-      hits.push(...historyNotes(db, expression, limit - hits.length));
-    return { expression, hits };
+    const history = options.history !== false;
+    const typed = terms.at(-1)!;
+    if (typed.endsWith('*')) {
+      const whole = [...terms.slice(0, -1), typed.slice(0, -1)];
+      const hits = hitsOf(db, whole, limit, kinds, history);
+      if (hits.length === limit) return { expression: whole.join(' '), hits };
+    }
+    return { expression: terms.join(' '), hits: hitsOf(db, terms, limit, kinds, history) };
   },
 };

@@ -117,6 +117,25 @@ describe('search', () => {
     await local.close();
   });
 
+  it('finds a word typed in full first, and a part of one as a prefix', async () => {
+    const local = await openCache({ file: join(tempDir(), 'typed.sqlite'), thread: 'main' });
+    const blood = label(1, { notes: [note('Blood taken today.', T0)] });
+    const bloodwork = label(2, {
+      notes: [note('Bloodwork bloodwork: the bloodwork is back.', T0)],
+    });
+    await local.write.storeLabels([bloodwork, blood], T0);
+    const found = async (query: string, limit: number) =>
+      (await local.read.search(query, { limit })).hits.map(labelOf);
+    // Enough records say the whole word: they are the answer, not the newer longer word.
+    expect(await found('blood', 1)).toEqual([blood.id]);
+    // Too few: the word is still being typed, so longer words count too.
+    expect(await found('blood', 2)).toEqual([bloodwork.id, blood.id]);
+    expect(await found('bloo', 1)).toEqual([bloodwork.id]);
+    // Typed in full (a space after it): that word alone.
+    expect(await found('blood ', 2)).toEqual([blood.id]);
+    await local.close();
+  });
+
   it('finds a word said only in a clinical note (SOAP, sent as JSON), with its snippet', async () => {
     const { hits } = await cache.read.search('pyometra');
     expect(hits.map(labelOf)).toEqual([labels.withSoap.id]);
