@@ -309,6 +309,10 @@ function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHi
 /** When a hit's record starts (0 for a conversation: they come after the records). */
 const startOf = (hit: SearchHit): number => ('label' in hit ? Date.parse(hit.label.fromTime) : 0);
 
+/** A hit on a record's own words or name: not a conversation, not a replaced version. */
+const isRecordHit = (hit: SearchHit): boolean =>
+  hit.kind !== 'conversation' && (hit.kind !== 'note' || hit.current);
+
 /** The hits of one FTS5 expression (`terms` joined), in the order `search` gives them. */
 function hitsOf(
   db: Db,
@@ -341,7 +345,7 @@ export const searchReads = {
    * grow with the number of matches; a narrower query finds older ones.
    *
    * The word being typed is matched whole first, and as a prefix only when that finds fewer
-   * than `limit`: FTS5 reads every match of a prefix's words before the first (it merges their
+   * than `limit` records: FTS5 reads every match of a prefix's words before the first (it merges their
    * lists), a whole word's only up to the limit. So "blood" finds the records saying blood (or
    * bloods: stems), "bloo" those saying blood or bloodwork.
    */
@@ -355,7 +359,9 @@ export const searchReads = {
     if (typed.endsWith('*')) {
       const whole = [...terms.slice(0, -1), typed.slice(0, -1)];
       const hits = hitsOf(db, whole, limit, kinds, history);
-      if (hits.length === limit) return { expression: whole.join(' '), hits };
+      // Records alone fill the limit: conversations and history would come after the prefix's.
+      if (hits.length === limit && hits.every(isRecordHit))
+        return { expression: whole.join(' '), hits };
     }
     return { expression: terms.join(' '), hits: hitsOf(db, terms, limit, kinds, history) };
   },

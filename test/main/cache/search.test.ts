@@ -133,6 +133,19 @@ describe('search', () => {
     expect(await found('bloo', 1)).toEqual([bloodwork.id]);
     // Typed in full (a space after it): that word alone.
     expect(await found('blood ', 2)).toEqual([blood.id]);
+    // A whole word only in history does not hide a record the prefix finds.
+    await local.write.storeLabels(
+      [
+        {
+          ...blood,
+          ownedPatientNotes: [note('Blood taken today.', T0), note('Clean.', T0 + MINUTE)],
+        },
+      ],
+      T0,
+    );
+    expect((await local.read.search('blood', { limit: 1 })).hits).toMatchObject([
+      { kind: 'note', current: true, label: { id: bloodwork.id } },
+    ]);
     await local.close();
   });
 
