@@ -24,8 +24,6 @@ export interface SearchLabel {
 
 interface HitBase {
   snippet: SnippetPart[];
-  /** bm25 of its index: lower is better (FTS5 scores are negative). */
-  score: number;
 }
 
 export type SearchHit =

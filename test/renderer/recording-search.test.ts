@@ -17,7 +17,6 @@ const noteHit = (words: string): SearchHit => ({
   noteCreatedAt: '2026-11-23T10:00:00.000Z',
   current: true,
   snippet: [{ text: words, hit: true }],
-  score: -1,
 });
 const conversationHit: SearchHit = {
   kind: 'conversation',
@@ -25,7 +24,6 @@ const conversationHit: SearchHit = {
   deviceId: 'hub-1',
   status: 'UPLOADED',
   snippet: [{ text: 'vomiting', hit: true }],
-  score: -2,
 };
 
 describe('the search box of Recordings', () => {

@@ -4,8 +4,9 @@ import type { SpeakerRole } from '../../shared/speakers/overlay';
 import { all, type Db } from '../../node-common/sql';
 
 /**
- * Full-text search over the cache (FTS5, migration 002). Snippets come back as parts marked hit
- * or not, never as markup: the renderer shows each part as text and styles the hits.
+ * Full-text search over the cache (FTS5, migrations 002, 007 and 009). Hits come newest first
+ * (see `search`); snippets come back as parts marked hit or not, never as markup: the renderer
+ * shows each part as text and styles the hits.
  */
 
 export type { SearchHit, SnippetPart };
@@ -77,11 +78,9 @@ export function snippetParts(marked: string): SnippetPart[] {
   return parts;
 }
 
-/** A row of an index, ranked, with its snippet (computed in the same statement: a second
- * statement restricted to the top rowids would expand prefix terms again for each of them). */
-interface Ranked {
-  seq: number;
-  score: number;
+/** A row of an index with its snippet. */
+interface Found {
+  key: number;
   snippet: string;
 }
 
@@ -104,40 +103,47 @@ const toLabel = (row: LabelColumns): SearchLabel => ({
 const snippetOf = (index: string, column = 0) =>
   `snippet(${index}, ${column}, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS snippet`;
 
-type NoteIndex = 'notes_fts' | 'history_fts';
-
-/** The best `limit` rows of a note index: bm25 of every match, then the best, with snippets. */
-const rankNotes = (db: Db, index: NoteIndex, expression: string, limit: number): Ranked[] =>
-  all<Ranked>(
+/**
+ * The newest `limit` matches of an index keyed by time, with their snippets. Its rowids are keys
+ * in time order, newest first (migration 009), so FTS5 reads the matches in the order they are
+ * shown and stops after `limit`: a snippet for each of those only, however many rows match.
+ */
+const newest = (
+  db: Db,
+  index: 'notes_fts' | 'history_fts' | 'patients_fts',
+  expression: string,
+  limit: number,
+): Found[] =>
+  all<Found>(
     db,
-    `SELECT rowid AS seq, bm25(${index}) AS score, ${snippetOf(index)} FROM ${index}
-      WHERE ${index} MATCH @expression ORDER BY score, rowid DESC LIMIT @limit`,
+    `SELECT rowid AS key, ${snippetOf(index)} FROM ${index}
+      WHERE ${index} MATCH @expression ORDER BY rowid LIMIT @limit`,
     { expression, limit },
   );
 
 interface NoteColumns extends LabelColumns {
-  seq: number;
+  search_key: number;
   type: string;
   created_at: string;
   is_current: number;
 }
 
-function noteColumns(db: Db, seqs: number[]): Map<number, NoteColumns> {
+function noteColumns(db: Db, keys: number[]): Map<number, NoteColumns> {
   return new Map(
     all<NoteColumns>(
       db,
-      `SELECT n.seq, n.type, n.created_at, n.is_current, n.label_id, l.type AS label_type,
-              l.from_ms, l.to_ms, l.patient_name
+      `SELECT n.search_key, n.type, n.created_at, n.is_current, n.label_id,
+              l.type AS label_type, l.from_ms, l.to_ms, l.patient_name
          FROM notes n JOIN labels l ON l.id = n.label_id
-        WHERE n.seq IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(seqs),
-    ).map((row) => [row.seq, row]),
+        WHERE n.search_key IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(keys),
+    ).map((row) => [row.search_key, row]),
   );
 }
 
-function noteHits(ranked: Ranked[], columns: Map<number, NoteColumns>): SearchHit[] {
-  return ranked.flatMap(({ seq, score, snippet }): SearchHit[] => {
-    const row = columns.get(seq);
+function noteHits(found: Found[], columns: Map<number, NoteColumns>): SearchHit[] {
+  return found.flatMap(({ key, snippet }): SearchHit[] => {
+    const row = columns.get(key);
     if (!row) return [];
     return [
       {
@@ -147,20 +153,19 @@ function noteHits(ranked: Ranked[], columns: Map<number, NoteColumns>): SearchHi
         noteCreatedAt: row.created_at,
         current: row.is_current === 1,
         snippet: snippetParts(snippet),
-        score,
       },
     ];
   });
 }
 
-/** Current versions have their own index, so ranking them needs no join. */
+/** Current versions have their own index, so finding them needs no join. */
 function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = rankNotes(db, 'notes_fts', expression, limit);
+  const found = newest(db, 'notes_fts', expression, limit);
   return noteHits(
-    ranked,
+    found,
     noteColumns(
       db,
-      ranked.map((r) => r.seq),
+      found.map((r) => r.key),
     ),
   );
 }
@@ -168,28 +173,32 @@ function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
 /**
  * Replaced versions that match, for labels none of whose current notes match: the current
  * version wins, and an old one shows (as history) only when it alone holds the words. One per
- * label, its best.
+ * label, its newest.
  */
 function historyNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = rankNotes(db, 'history_fts', expression, limit * 4);
-  if (ranked.length === 0) return [];
+  const found = newest(db, 'history_fts', expression, limit * 4);
+  if (found.length === 0) return [];
   const columns = noteColumns(
     db,
-    ranked.map((r) => r.seq),
+    found.map((r) => r.key),
   );
   const labelIds = [...new Set([...columns.values()].map((row) => row.label_id))];
+  // Only these labels' current notes are asked about: FTS5 seeks each of their keys.
   const matchedCurrent = new Set(
     all<{ label_id: string }>(
       db,
       `SELECT label_id FROM notes
         WHERE is_current = 1 AND label_id IN (SELECT value FROM json_each(@labels))
-          AND seq IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @expression)`,
+          AND search_key IN (
+            SELECT rowid FROM notes_fts WHERE notes_fts MATCH @expression AND rowid IN (
+              SELECT search_key FROM notes
+               WHERE is_current = 1 AND label_id IN (SELECT value FROM json_each(@labels))))`,
       { expression, labels: JSON.stringify(labelIds) },
     ).map((row) => row.label_id),
   );
   const seen = new Set<string>();
-  const kept = ranked.filter((r) => {
-    const labelId = columns.get(r.seq)?.label_id;
+  const kept = found.filter((r) => {
+    const labelId = columns.get(r.key)?.label_id;
     if (labelId === undefined || matchedCurrent.has(labelId) || seen.has(labelId)) return false;
     seen.add(labelId);
     return true;
@@ -197,45 +206,57 @@ function historyNotes(db: Db, expression: string, limit: number): SearchHit[] {
   return noteHits(kept.slice(0, limit), columns);
 }
 
+/** Records whose patient's name matches, newest first (their snippet: the name, marked). */
 function patients(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = all<Ranked & LabelColumns>(
-    db,
-    `SELECT patients_fts.rowid AS seq, bm25(patients_fts) AS score, ${snippetOf('patients_fts')},
-            l.id AS label_id, l.type AS label_type, l.from_ms, l.to_ms, l.patient_name
-       FROM patients_fts JOIN labels l ON l.seq = patients_fts.rowid
-      WHERE patients_fts MATCH @expression
-      ORDER BY score, l.from_ms DESC LIMIT @limit`,
-    { expression, limit },
+  const found = newest(db, 'patients_fts', expression, limit);
+  const labels = new Map(
+    all<LabelColumns & { search_key: number }>(
+      db,
+      `SELECT search_key, id AS label_id, type AS label_type, from_ms, to_ms, patient_name
+         FROM labels WHERE search_key IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(found.map((row) => row.key)),
+    ).map((row) => [row.search_key, row]),
   );
-  return ranked.map((row) => ({
-    kind: 'patient',
-    label: toLabel(row),
-    snippet: snippetParts(row.snippet),
-    score: row.score,
-  }));
+  return found.flatMap(({ key, snippet }): SearchHit[] => {
+    const row = labels.get(key);
+    return row ? [{ kind: 'patient', label: toLabel(row), snippet: snippetParts(snippet) }] : [];
+  });
 }
 
+/**
+ * Conversation transcripts that match, in the hubs' list order (newest first). Asked only when
+ * the records' own hits leave room (see `search`): a conversation the clinic kept is a record
+ * whose transcript is found as a note; those left are the hub's conversations nobody imported.
+ */
 function conversations(db: Db, expression: string, limit: number): SearchHit[] {
-  const ranked = all<Ranked & { id: string; device_id: string; status: ConversationStatus }>(
+  const rows = all<{ seq: number; id: string; device_id: string; status: ConversationStatus }>(
     db,
-    `SELECT conversations_fts.rowid AS seq, bm25(conversations_fts) AS score,
-            ${snippetOf('conversations_fts')}, c.id, c.device_id, c.status
+    `SELECT c.seq, c.id, c.device_id, c.status
        FROM conversations_fts JOIN conversations c ON c.seq = conversations_fts.rowid
-      WHERE conversations_fts MATCH @expression
-      ORDER BY score, c.list_position LIMIT @limit`,
+      WHERE conversations_fts MATCH @expression ORDER BY c.list_position, c.seq LIMIT @limit`,
     { expression, limit },
   );
-  return ranked.map((row) => ({
+  // Their snippets, for the rows shown only (FTS5 seeks each).
+  const snippets = new Map(
+    all<Found>(
+      db,
+      `SELECT rowid AS key, ${snippetOf('conversations_fts')} FROM conversations_fts
+        WHERE conversations_fts MATCH @expression
+          AND rowid IN (SELECT value FROM json_each(@rowids))`,
+      { expression, rowids: JSON.stringify(rows.map((row) => row.seq)) },
+    ).map((row) => [row.key, row.snippet]),
+  );
+  return rows.map((row) => ({
     kind: 'conversation',
     conversationId: row.id,
     deviceId: row.device_id,
     status: row.status,
-    snippet: snippetParts(row.snippet),
-    score: row.score,
+    snippet: snippetParts(snippets.get(row.seq) ?? ''),
   }));
 }
 
-interface SpeakerLineColumns extends Ranked, LabelColumns {
+interface SpeakerLineColumns extends LabelColumns {
+  snippet: string;
   name: string;
   line: number;
   role: SpeakerRole | null;
@@ -246,14 +267,14 @@ interface SpeakerLineColumns extends Ranked, LabelColumns {
  * Lines said by a named speaker (migration 007) where at least one word is in the name and every
  * word is in the name or the line: "Marsh" finds Dr Marsh's lines, "Marsh vomiting" those of hers
  * about vomiting, and "vomiting" alone none (the transcripts' own hits have it). One hit per
- * record and speaker: the best line, and how many of theirs match.
+ * record and speaker: the best line (bm25: only lines people named are indexed, few beside the
+ * transcripts), and how many of theirs match.
  */
 function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHit[] {
   const expression = `(${terms.join(' AND ')}) AND speaker : (${terms.join(' OR ')})`;
   const ranked = all<SpeakerLineColumns>(
     db,
-    `SELECT speaker_lines_fts.rowid AS seq, bm25(speaker_lines_fts) AS score,
-            highlight(speaker_lines_fts, 0, char(2), char(3)) AS name,
+    `SELECT highlight(speaker_lines_fts, 0, char(2), char(3)) AS name,
             ${snippetOf('speaker_lines_fts', 1)},
             s.line, s.role, s.speaker, s.label_id, l.type AS label_type, l.from_ms, l.to_ms,
             l.patient_name
@@ -261,7 +282,7 @@ function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHi
        JOIN speaker_lines s ON s.seq = speaker_lines_fts.rowid
        JOIN labels l ON l.id = s.label_id
       WHERE speaker_lines_fts MATCH @expression
-      ORDER BY score, s.line LIMIT @limit`,
+      ORDER BY bm25(speaker_lines_fts), s.line LIMIT @limit`,
     { expression, limit: limit * 20 },
   );
   const hits = new Map<string, SearchHit & { kind: 'speaker' }>();
@@ -280,36 +301,68 @@ function speakerLines(db: Db, terms: readonly string[], limit: number): SearchHi
       line: row.line,
       lines: 1,
       snippet: snippetParts(`${row.name}: ${row.snippet}`),
-      score: row.score,
     });
   }
   return [...hits.values()].slice(0, limit);
 }
 
+/** When a hit's record starts (0 for a conversation: they come after the records). */
+const startOf = (hit: SearchHit): number => ('label' in hit ? Date.parse(hit.label.fromTime) : 0);
+
+/** A hit on a record's own words or name: not a conversation, not a replaced version. */
+const isRecordHit = (hit: SearchHit): boolean =>
+  hit.kind !== 'conversation' && (hit.kind !== 'note' || hit.current);
+
+/** The hits of one FTS5 expression (`terms` joined), in the order `search` gives them. */
+function hitsOf(
+  db: Db,
+  terms: readonly string[],
+  limit: number,
+  kinds: ReadonlySet<SearchKind>,
+  history: boolean,
+): SearchHit[] {
+  const expression = terms.join(' ');
+  const hits = [
+    ...(kinds.has('patient') ? patients(db, expression, limit) : []),
+    ...(kinds.has('note') ? currentNotes(db, expression, limit) : []),
+    ...(kinds.has('speaker') ? speakerLines(db, terms, limit) : []),
+  ]
+    .sort((a, b) => startOf(b) - startOf(a))
+    .slice(0, limit);
+  if (hits.length < limit && kinds.has('conversation'))
+    hits.push(...conversations(db, expression, limit - hits.length));
+  if (hits.length < limit && kinds.has('note') && history)
+    hits.push(...historyNotes(db, expression, limit - hits.length));
+  return hits;
+}
+
 export const searchReads = {
   /**
-   * Ranked hits for the user's words: current notes, patient names and conversation transcripts
-   * by bm25 together, then (unless `history: false`) replaced note versions.
+   * Hits for the user's words, newest first: records whose current notes, patient's name or
+   * named speakers' lines hold them, by the record's start; then, while fewer than `limit`,
+   * conversation transcripts (the hubs' list order) and replaced note versions (unless
+   * `history: false`). Each index is asked for its newest `limit` only, so the cost does not
+   * grow with the number of matches; a narrower query finds older ones.
+   *
+   * The word being typed is matched whole first, and as a prefix only when that finds fewer
+   * than `limit` records: FTS5 reads every match of a prefix's words before the first (it merges their
+   * lists), a whole word's only up to the limit. So "blood" finds the records saying blood (or
+   * bloods: stems), "bloo" those saying blood or bloodwork.
    */
   search(db: Db, query: string, options: SearchOptions = {}): SearchResults {
     const terms = ftsTerms(query);
-    const expression = terms.join(' ');
-    if (expression === '') return { expression, hits: [] };
+    if (terms.length === 0) return { expression: '', hits: [] };
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(options.limit ?? 20)));
     const kinds = new Set(options.kinds ?? SEARCH_KINDS);
-    const current = [
-      ...(kinds.has('patient') ? patients(db, expression, limit) : []),
-      ...(kinds.has('note') ? currentNotes(db, expression, limit) : []),
-      ...(kinds.has('conversation') ? conversations(db, expression, limit) : []),
-      ...(kinds.has('speaker') ? speakerLines(db, terms, limit) : []),
-    ]
-      .sort((a, b) => a.score - b.score)
-      .slice(0, limit);
-    const room = limit - current.length;
-    const history =
-      room > 0 && kinds.has('note') && options.history !== false
-        ? historyNotes(db, expression, room)
-        : [];
-    return { expression, hits: [...current, ...history] };
+    const history = options.history !== false;
+    const typed = terms.at(-1)!;
+    if (typed.endsWith('*')) {
+      const whole = [...terms.slice(0, -1), typed.slice(0, -1)];
+      const hits = hitsOf(db, whole, limit, kinds, history);
+      // Records alone fill the limit: conversations and history would come after the prefix's.
+      if (hits.length === limit && hits.every(isRecordHit))
+        return { expression: whole.join(' '), hits };
+    }
+    return { expression: terms.join(' '), hits: hitsOf(db, terms, limit, kinds, history) };
   },
 };

@@ -7,6 +7,7 @@ import { openCacheDatabase } from '../../../src/main/cache/database';
 import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/migrate';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
 import { migration as retention } from '../../../src/main/cache/migrations/008-retention';
+import { migration as searchByTime } from '../../../src/main/cache/migrations/009-search-by-time';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
@@ -26,10 +27,20 @@ function cacheAt(version: number): { db: Db; file: string } {
 }
 
 /**
- * Today's search asks the indexes of today's schema: a database at an earlier version is asked
- * only of those it has (002's).
+ * The full-text indexes that hold a word, asked directly: today's search asks today's schema
+ * (009's keys), so a database at an earlier version is checked index by index.
  */
-const MIGRATION_002_KINDS = { kinds: ['note', 'patient', 'conversation'] };
+const indexesHolding = (db: Db, word: string): string[] =>
+  (
+    db.prepare("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'").all() as {
+      name: string;
+    }[]
+  )
+    .map((row) => row.name)
+    .filter((index) =>
+      db.prepare(`SELECT 1 FROM ${index} WHERE ${index} MATCH ? LIMIT 1`).get(`"${word}"`),
+    )
+    .sort();
 
 const tables = (db: Db) =>
   (
@@ -142,23 +153,21 @@ describe('002 full-text search', () => {
     ).run();
     migrate(db, file, MIGRATIONS, 2);
     expect(schemaVersion(db)).toBe(2);
-    const search = (q: string) =>
-      (
-        runQuery(db, 'read', 'search', [q, MIGRATION_002_KINDS]) as { hits: { kind: string }[] }
-      ).hits.map((h) => h.kind);
-    expect(search('limping')).toEqual(['note']);
-    expect(search('inaudible')).toEqual(['note']); // the replaced version, as history
-    expect(search('biscuit')).toEqual(['patient']);
-    expect(search('cough')).toEqual(['conversation']);
+    const search = (word: string) => indexesHolding(db, word);
+    expect(search('limping')).toEqual(['notes_fts']);
+    expect(search('inaudible')).toEqual(['history_fts']); // the replaced version
+    expect(search('biscuit')).toEqual(['patients_fts']);
+    expect(search('cough')).toEqual(['conversations_fts']);
     // Triggers from now on: an update replaces the old words, a delete removes them.
     db.prepare("UPDATE notes SET content = 'eating well again' WHERE version_key = 'k'").run();
     expect(search('limping')).toEqual([]);
-    expect(search('eating')).toEqual(['note']);
+    expect(search('eating')).toEqual(['notes_fts']);
     checkIndexes(db);
     // A version that stops being current moves to the history index.
     db.prepare("UPDATE notes SET is_current = 0 WHERE version_key = 'k'").run();
     db.prepare("UPDATE notes SET is_current = 1 WHERE version_key = 'k0'").run();
-    expect(search('inaudible')).toEqual(['note']);
+    expect(search('inaudible')).toEqual(['notes_fts']);
+    expect(search('eating')).toEqual(['history_fts']);
     checkIndexes(db);
     db.prepare("DELETE FROM labels WHERE id = 'a'").run();
     expect(search('eating')).toEqual([]);
@@ -175,9 +184,7 @@ describe('003 task boards', () => {
     runQuery(db, 'write', 'storeLabels', [[label(1, { notes: [note('kept words', T0)] })], T0]);
     migrate(db, file, MIGRATIONS, 3);
     expect(tables(db)).toEqual(expect.arrayContaining(['task_boards', 'tasks']));
-    expect(
-      (runQuery(db, 'read', 'search', ['kept', MIGRATION_002_KINDS]) as { hits: unknown[] }).hits,
-    ).toHaveLength(1);
+    expect(indexesHolding(db, 'kept')).toEqual(['notes_fts']);
     const board = {
       id: 'b1',
       name: 'Follow-ups',
@@ -440,9 +447,8 @@ describe('007 speaker names', () => {
     expect(tables(db)).toEqual(
       expect.arrayContaining(['speaker_overlays', 'speaker_lines', 'speaker_lines_fts']),
     );
-    const search = (q: string) =>
-      (runQuery(db, 'read', 'search', [q]) as { hits: { kind: string }[] }).hits.map((h) => h.kind);
-    expect(search('bella')).toEqual(['note']);
+    const search = (word: string) => indexesHolding(db, word);
+    expect(search('bella')).toEqual(['notes_fts']);
     const labelId = label(1).id;
     runQuery(db, 'write', 'saveSpeakers', [
       {
@@ -455,7 +461,7 @@ describe('007 speaker names', () => {
         currentLines: [{ line: 0, speaker: 'Dr Marsh', role: 'vet', text: 'How is Bella?' }],
       },
     ]);
-    expect(search('marsh')).toEqual(['speaker']);
+    expect(search('marsh')).toEqual(['speaker_lines_fts']);
     checkIndexes(db);
     // The record gone from the service: its names and lines go with it.
     db.prepare('DELETE FROM labels WHERE id = ?').run(labelId);
@@ -506,6 +512,123 @@ describe(`${String(retention.version).padStart(3, '0')} retention`, () => {
     runQuery(db, 'write', 'deleteLabels', [[id]]);
     expect(db.prepare('SELECT count(*) AS n FROM kept_records').get()).toEqual({ n: 0 });
     checkIndexes(db);
+    db.close();
+  });
+});
+
+describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () => {
+  const plan = (db: Db, sql: string, params: Record<string, unknown> = {}) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
+      .map((row) => row.detail)
+      .join('; ');
+  const found = (db: Db, query: string) =>
+    (
+      runQuery(db, 'read', 'search', [query]) as {
+        hits: { kind: string; label: { id: string }; current: boolean }[];
+      }
+    ).hits.map((hit) => `${hit.label.id.slice(-1)}${hit.current === false ? ' (history)' : ''}`);
+
+  it('keys the notes and patients the version before held by their record’s start, newest first, and keeps them right after', () => {
+    const { db, file } = cacheAt(searchByTime.version - 1);
+    // As a sync stores them: the newest records first, an older one the history walk finds
+    // later; one with a replaced version.
+    runQuery(db, 'write', 'storeLabels', [
+      [
+        label(3, { notes: [note('a fever', T0)] }),
+        label(2, { notes: [note('fever [inaudible]', T0), note('a fever', T0 + MINUTE)] }),
+      ],
+      T0,
+    ]);
+    runQuery(db, 'write', 'storeLabels', [
+      [label(1, { notes: [note('fever fever fever', T0)] })],
+      T0,
+    ]);
+    migrate(db, file, MIGRATIONS, searchByTime.version);
+    expect(found(db, 'fever')).toEqual(['3', '2', '1']);
+    expect(found(db, 'inaudible')).toEqual(['2 (history)']);
+    expect(found(db, 'patient')).toEqual(['3', '2', '1']); // their names: "Patient 3"…
+    expect(db.prepare('SELECT count(DISTINCT search_key) AS n FROM notes').get()).toEqual({ n: 4 });
+    expect(db.prepare('SELECT count(DISTINCT search_key) AS n FROM labels').get()).toEqual({
+      n: 3,
+    });
+    checkIndexes(db);
+    // Notes stored from now on are keyed as they come: a newer record first, an older one last,
+    // two records of the same minute both.
+    runQuery(db, 'write', 'storeLabels', [
+      [
+        label(4, { notes: [note('fever again', T0)] }),
+        label(5, { fromMs: T0 + 4 * 15 * MINUTE, notes: [note('a fever too', T0)] }),
+        label(0, { notes: [note('the first fever', T0)] }),
+      ],
+      T0,
+    ]);
+    expect(found(db, 'fever')).toEqual(['4', '5', '3', '2', '1', '0']);
+    expect(found(db, 'patient')).toEqual(['4', '5', '3', '2', '1', '0']);
+    // Replaced, rewritten and deleted notes leave the indexes right.
+    runQuery(db, 'write', 'storeLabels', [
+      [label(3, { notes: [note('a fever', T0), note('no temperature now', T0 + MINUTE)] })],
+      T0,
+    ]);
+    expect(found(db, 'temperature')).toEqual(['3']);
+    expect(found(db, 'fever')).toContain('3 (history)');
+    db.prepare("UPDATE notes SET content = 'calm' WHERE content = 'fever fever fever'").run();
+    runQuery(db, 'write', 'deleteLabels', [[label(4).id]]);
+    expect(found(db, 'fever')).toEqual(['5', '2', '0', '3 (history)']);
+    runQuery(db, 'write', 'storeLabelPage', [
+      { rows: [{ ...label(2), patient: { id: 'p', name: 'Renamed' } }], seenAt: T0 },
+    ]);
+    expect(found(db, 'patient')).toEqual(['5', '3', '1', '0']);
+    expect(found(db, 'renamed')).toEqual(['2']);
+    checkIndexes(db);
+    db.close();
+  });
+
+  it('gives the Recordings list’s first page, sorted by duration or filtered by type and dates, from an index', () => {
+    const { db, file } = cacheAt(searchByTime.version - 1);
+    runQuery(db, 'write', 'storeLabels', [
+      [
+        label(1, { minutes: 5, type: 'HubMic', patient: 'Maple' }),
+        label(2, { minutes: 30, type: 'PhoneCallAudio', patient: 'Maple' }),
+        label(3, { minutes: 12, type: 'HubMic', patient: 'Biscuit' }),
+      ],
+      T0,
+    ]);
+    migrate(db, file, MIGRATIONS, searchByTime.version);
+    const columns = 'id, type, from_ms, to_ms, patient_name';
+    for (const direction of ['ASC', 'DESC'])
+      expect(
+        plan(
+          db,
+          `SELECT ${columns} FROM labels
+            ORDER BY to_ms - from_ms ${direction}, from_ms ${direction}, id ${direction} LIMIT 50`,
+        ),
+      ).toBe('SCAN labels USING INDEX labels_by_duration');
+    const filter = `WHERE type IN (SELECT value FROM json_each(@types)) AND from_ms >= @fromMs
+      AND patient_name LIKE @patient ESCAPE '\\'`;
+    const params = { types: '["HubMic"]', fromMs: T0, patient: '%Maple%' };
+    expect(plan(db, `SELECT count(*) FROM labels ${filter}`, params)).toContain(
+      'COVERING INDEX labels_by_type (type=? AND from_ms>?)',
+    );
+    expect(
+      plan(
+        db,
+        `SELECT ${columns} FROM labels ${filter} ORDER BY from_ms DESC, id DESC LIMIT 50`,
+        params,
+      ),
+    ).toContain('USING INDEX labels_by_type (type=? AND from_ms>?)');
+    const ids = (query: object) =>
+      (runQuery(db, 'read', 'labels', [query]) as { items: { id: string }[] }).items.map((item) =>
+        item.id.slice(-1),
+      );
+    expect(ids({ sortingProperty: 'Duration' })).toEqual(['2', '3', '1']);
+    expect(ids({ sortingProperty: 'Duration', isSortingDescending: false })).toEqual([
+      '1',
+      '3',
+      '2',
+    ]);
+    expect(
+      ids({ types: ['HubMic'], patientSearch: 'map', fromTime: new Date(T0).toISOString() }),
+    ).toEqual(['1']);
     db.close();
   });
 });

@@ -207,7 +207,7 @@ describe('conversations and timelines', () => {
       (await cache.read.search('words')).hits.map((h) =>
         h.kind === 'conversation' ? h.conversationId : h.kind,
       ),
-    ).toEqual(['ranged-new', 'first-seen-new']);
+    ).toEqual(['first-seen-new', 'ranged-new']); // in the list's order, newest first
 
     // The sync's walk lists them again: the old ones come without their words, unchanged.
     const listed = await cache.write.storeConversationPage({

@@ -73,7 +73,7 @@ beforeAll(async () => {
 afterAll(() => cache.close());
 
 describe('search', () => {
-  it('ranks the best match first and marks the matched words in a snippet', async () => {
+  it('marks the matched words in a snippet', async () => {
     const { hits } = await cache.read.search('vomiting');
     expect(hits.map(labelOf)).toEqual([labels.vomitMany.id, labels.vomiting.id]);
     expect(hits[1]).toMatchObject({ kind: 'note', noteType: 'Transcript', current: true });
@@ -81,7 +81,72 @@ describe('search', () => {
       'Owner reports the dog has been [vomiting] twice since Tuesday morning.',
     );
     expect(hits[0]!.snippet.filter((part) => part.hit).length).toBeGreaterThan(1);
-    expect(hits[0]!.score).toBeLessThan(hits[1]!.score);
+  });
+
+  it('lists the newest records first, however often each says the words, then conversations', async () => {
+    const local = await openCache({ file: join(tempDir(), 'newest.sqlite'), thread: 'main' });
+    const oldest = label(1, { notes: [note('Fever, fever, fever: a fever all week.', T0)] });
+    const middle = label(2, { notes: [note('A fever since Monday.', T0)] });
+    const newer = label(3, { notes: [note('No fever now.', T0)] });
+    const newest = label(4, { patient: 'Fever Jones' });
+    // As the sync stores them: newest first, an older one the history walk finds later, then
+    // one recorded since.
+    await local.write.storeLabels([newer, middle], T0);
+    await local.write.storeLabels([oldest], T0);
+    await local.write.storeLabels([newest], T0);
+    await local.write.storeConversationPage({
+      items: [conversation('conv-fever', 'Speaker 1: a fever, a fever, a fever')],
+      walk: T0,
+      startPosition: 0,
+      seenAt: T0,
+    });
+    const order = async (limit: number) =>
+      (await local.read.search('fever', { limit })).hits.map(
+        (hit) => `${hit.kind} ${labelOf(hit)}`,
+      );
+    expect(await order(20)).toEqual([
+      `patient ${newest.id}`,
+      `note ${newer.id}`,
+      `note ${middle.id}`,
+      `note ${oldest.id}`,
+      'conversation conv-fever',
+    ]);
+    // The newest of them, and the conversation only while the records leave room.
+    expect(await order(2)).toEqual([`patient ${newest.id}`, `note ${newer.id}`]);
+    expect(await order(4)).not.toContain('conversation conv-fever');
+    await local.close();
+  });
+
+  it('finds a word typed in full first, and a part of one as a prefix', async () => {
+    const local = await openCache({ file: join(tempDir(), 'typed.sqlite'), thread: 'main' });
+    const blood = label(1, { notes: [note('Blood taken today.', T0)] });
+    const bloodwork = label(2, {
+      notes: [note('Bloodwork bloodwork: the bloodwork is back.', T0)],
+    });
+    await local.write.storeLabels([bloodwork, blood], T0);
+    const found = async (query: string, limit: number) =>
+      (await local.read.search(query, { limit })).hits.map(labelOf);
+    // Enough records say the whole word: they are the answer, not the newer longer word.
+    expect(await found('blood', 1)).toEqual([blood.id]);
+    // Too few: the word is still being typed, so longer words count too.
+    expect(await found('blood', 2)).toEqual([bloodwork.id, blood.id]);
+    expect(await found('bloo', 1)).toEqual([bloodwork.id]);
+    // Typed in full (a space after it): that word alone.
+    expect(await found('blood ', 2)).toEqual([blood.id]);
+    // A whole word only in history does not hide a record the prefix finds.
+    await local.write.storeLabels(
+      [
+        {
+          ...blood,
+          ownedPatientNotes: [note('Blood taken today.', T0), note('Clean.', T0 + MINUTE)],
+        },
+      ],
+      T0,
+    );
+    expect((await local.read.search('blood', { limit: 1 })).hits).toMatchObject([
+      { kind: 'note', current: true, label: { id: bloodwork.id } },
+    ]);
+    await local.close();
   });
 
   it('finds a word said only in a clinical note (SOAP, sent as JSON), with its snippet', async () => {

@@ -7,6 +7,7 @@ import { migration as conversationRanges } from './005-conversation-ranges';
 import { migration as reviewState } from './006-review-state';
 import { migration as speakerNames } from './007-speaker-names';
 import { migration as retention } from './008-retention';
+import { migration as searchByTime } from './009-search-by-time';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   reviewState,
   speakerNames,
   retention,
+  searchByTime,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
