@@ -30,6 +30,23 @@
       location.hash = hash;
       return openedAt;
     },
+    /**
+     * Clicks Recordings' row `index` (its first cell, as a user opens a recording) as soon as
+     * the row is listed; resolves with when (the page's clock, and the epoch's: when it was
+     * listed), and the address it opened.
+     */
+    clickRowWhenListed(index) {
+      return poll(() => {
+        const cell = document.querySelector(
+          `[role="row"][data-index="${index}"] [role="gridcell"]:not(.check)`,
+        );
+        if (!cell) return undefined;
+        media = null;
+        const clickedAt = performance.now();
+        cell.click();
+        return { clickedAt, listedAt: Date.now(), hash: location.hash };
+      });
+    },
     /** Presses the player's Play button as soon as it is there; resolves with when. */
     pressPlayWhenShown() {
       return poll(() => {

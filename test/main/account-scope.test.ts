@@ -48,24 +48,32 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** The core's pieces an account scope needs, in a data folder of their own. */
-function world(holders: { forgetAccount(accountId: string): Promise<void> }[] = []) {
-  const dataDir = mkdtempSync(join(root, 'data-'));
+/**
+ * The core's pieces an account scope needs, in a data folder of their own (or, for an app
+ * started again, `restart`'s data folder and accounts).
+ */
+function world(
+  holders: { forgetAccount(accountId: string): Promise<void> }[] = [],
+  restart?: { dataDir: string; accounts: AccountService },
+) {
+  const dataDir = restart?.dataDir ?? mkdtempSync(join(root, 'data-'));
   const events: { event: EventName; payload: unknown }[] = [];
   const logs: string[] = [];
-  const accounts = new AccountService(
-    new AccountStore(join(dataDir, 'accounts.json')),
-    new SessionSecretStore(),
-    new SessionSecretStore(),
-    async (baseUrl, apiKey) => {
-      const client = connectService(baseUrl, apiKey);
-      try {
-        return await client.me();
-      } finally {
-        await client.close();
-      }
-    },
-  );
+  const accounts =
+    restart?.accounts ??
+    new AccountService(
+      new AccountStore(join(dataDir, 'accounts.json')),
+      new SessionSecretStore(),
+      new SessionSecretStore(),
+      async (baseUrl, apiKey) => {
+        const client = connectService(baseUrl, apiKey);
+        try {
+          return await client.me();
+        } finally {
+          await client.close();
+        }
+      },
+    );
   const organizationId = () => accounts.active().account.organizationId;
   const cache = () => scopes.active().cache();
   const service: ActiveService = new ActiveService({
@@ -132,12 +140,11 @@ describe('the account scope', () => {
     return () => w.scopes.close();
   });
 
-  it('opens the active account’s caches on first use, with its sync and follows', async () => {
+  it('opens the active account’s caches, with its sync and follows', async () => {
     const a = await w.add(svc.credentials.primary.apiKey);
     const scope = w.scopes.active();
     expect(scope.accountId).toBe(a.id);
     expect(w.scopes.active()).toBe(scope);
-    expect(existsSync(cacheFileOf(w.dataDir, a.id))).toBe(false);
     await (await scope.cache()).write.storeDevices([], Date.now());
     expect(existsSync(cacheFileOf(w.dataDir, a.id))).toBe(true);
     expect((await scope.audioCache()).usage().files).toBe(0);
@@ -147,6 +154,44 @@ describe('the account scope', () => {
     await expect
       .poll(() => w.events.filter((e) => e.event === 'sync.changed').length)
       .toBeGreaterThan(0);
+  });
+
+  it('opens what the first play needs as it opens, before any recording is asked for', async () => {
+    const a = await w.add(svc.credentials.primary.apiKey);
+    const scope = w.scopes.active();
+    // Nothing asks for the audio cache: the scope opens it (it writes its sealed index).
+    const audioIndex = join(w.dataDir, 'audio', a.id, 'index.sealed');
+    await expect.poll(() => existsSync(audioIndex)).toBe(true);
+    // What it opened is what it hands out; closed, the scope hands out nothing more.
+    const audio = await scope.audioCache();
+    expect(await scope.audioCache()).toBe(audio);
+    await closed(scope);
+    await expect(scope.audioCache()).rejects.toMatchObject({ kind: 'cancelled' });
+  });
+
+  it('an app started with an active account opens its scope at once', async () => {
+    const a = await w.add(svc.credentials.primary.apiKey);
+    const audioIndex = join(w.dataDir, 'audio', a.id, 'index.sealed');
+    // The app quits and starts again: new scopes over the same accounts and data, asked nothing.
+    await w.scopes.close();
+    expect(existsSync(audioIndex)).toBe(false);
+    const started = world([], { dataDir: w.dataDir, accounts: w.accounts });
+    try {
+      await expect.poll(() => existsSync(audioIndex)).toBe(true);
+    } finally {
+      await started.scopes.close();
+    }
+  });
+
+  it('an account removed while its scope opens: what the scope opened is closed and deleted, no key is left', async () => {
+    const a = await w.add(svc.credentials.primary.apiKey);
+    const scope = w.scopes.active(); // opening its key and caches in the background
+    w.accounts.remove(a.id);
+    await w.scopes.removeEverything(a.id);
+    await scope.warmedUp;
+    expect(existsSync(join(w.dataDir, 'audio', a.id))).toBe(false);
+    expect(existsSync(cacheFileOf(w.dataDir, a.id))).toBe(false);
+    expect(w.accounts.cacheKey(a.id)).toBeUndefined();
   });
 
   it('closes them together when another account becomes active: follows, sync, audio, cache', async () => {

@@ -152,6 +152,16 @@ const thread = () => {
   return shared;
 };
 
+/**
+ * Starts the digest thread now, if it is not running, so that its code has loaded before a
+ * recording is played: the first waveform of a download waits for the thread, and a thread
+ * started then held the first play of the day back by a second and more (issue 31). An account's
+ * scope starts it when it opens (account-scope.ts).
+ */
+export function startDigestThread(): void {
+  thread();
+}
+
 /** What a stream's digest computes, and how its file is read. */
 interface DigestWanted {
   sha256: boolean;
