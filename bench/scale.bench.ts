@@ -330,6 +330,28 @@ async function measureConversations(page: Page, origin: string) {
   return times;
 }
 
+/** Review: the sidebar link clicked (from Settings, a new document) to its queue painted. */
+async function measureReview(page: Page, origin: string) {
+  const times: number[] = [];
+  for (let i = 0; i < 1 + LIST_OPENS; i++) {
+    await page.goto('about:blank');
+    await page.goto(`${origin}/#settings`);
+    await page.getByRole('link', { name: /^Review/ }).waitFor();
+    await sleep(500);
+    const ms = await page.evaluate(
+      (limitMs) =>
+        (
+          window as unknown as {
+            __earmarkScaleBench: { openReview(l: number): Promise<number> };
+          }
+        ).__earmarkScaleBench.openReview(limitMs),
+      120_000,
+    );
+    if (i > 0) times.push(ms);
+  }
+  return times;
+}
+
 /** The hub timeline on a consult room a month back: day switches, uncached and cached. */
 async function measureTimeline(page: Page, origin: string) {
   await page.goto('about:blank');
@@ -440,6 +462,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     const patient = newest[0]?.patient?.name.split(' ').at(-1);
     const list = await measureList(page, origin, patient ?? 'Patel');
     const conversations = await measureConversations(page, origin);
+    const review = await measureReview(page, origin);
     const timeline = await measureTimeline(page, origin);
     const rendererAfter = await rendererMemory(browser, page);
     const shellAfter = processTree(shell.child.pid!)?.rssMB ?? null;
@@ -480,6 +503,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
       firstVisitMs: firstVisit.first,
       list,
       conversations,
+      review,
       timeline,
       renderer: { before: rendererBefore, after: rendererAfter },
       shell: { before: shellBefore, after: shellAfter },
@@ -700,6 +724,16 @@ const SPECS: Spec[] = [
     samples: (r) => r.conversations.length,
   },
   {
+    figure: 'Review: first items painted, median',
+    unit: 'ms',
+    target: TARGETS.firstPageMs,
+    read: true,
+    value: (r) => median(r.review),
+    baseline: (r) => median(r.list.opens.map((o) => o.first)),
+    baselineIs: 'the Recordings list’s first page, median',
+    samples: (r) => r.review.length,
+  },
+  {
     figure: 'hub timeline: a day opened from the service, median',
     unit: 'ms',
     target: null,
@@ -862,6 +896,7 @@ function detailsOf(r: SizeResult) {
       },
     },
     conversationsMs: r.conversations,
+    reviewMs: r.review,
     timeline: r.timeline,
     memory: { mainBefore: r.mainBefore, renderer: r.renderer, shellRssMB: r.shell },
   };

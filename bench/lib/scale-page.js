@@ -66,5 +66,22 @@
       await appeared('[role="listbox"][aria-label="Conversations"] [role="option"]', limitMs);
       return (await nextPaint()) - at;
     },
+
+    /**
+     * Clicks the sidebar's Review link; resolves with the time to the screen's own mark of its
+     * first items painted (`earmark:review-painted`, as bench/review.bench.ts times it).
+     */
+    async openReview(limitMs) {
+      performance.clearMarks('earmark:review-painted');
+      const at = performance.now();
+      document.querySelector('a[href="#review"]').click();
+      const until = at + limitMs;
+      for (;;) {
+        const [painted] = performance.getEntriesByName('earmark:review-painted');
+        if (painted) return painted.startTime - at;
+        if (performance.now() > until) throw new Error('Review did not paint its queue in time');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
   };
 })();
