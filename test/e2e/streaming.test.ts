@@ -74,8 +74,9 @@ describe.skipIf(problem !== undefined)('streaming a recording over a slow link',
       .waitFor({ timeout: 30_000 });
     const before = await seconds();
     await page.getByRole('button', { name: 'Play' }).click();
-    // A renderer starved of CPU (a full run on two cores) plays slower than real time.
-    await expect.poll(seconds, { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 2);
+    // The element's request for the rest waits for the service (it does not fail): playback
+    // goes on through what is buffered. Failed, Chromium stopped at once ("data source error").
+    await expect.poll(seconds, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 2);
     expect(await share()).toBeLessThan(100);
-  }, 90_000);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError } from '../service-client/errors';
-import { classify } from '../service-client/failures';
+import { classify, isTransient } from '../service-client/failures';
 import type { LabelAudio, LabelsApi } from '../service-client/labels';
 import type { ByteSpan } from './byte-ranges';
 import { StreamDigest } from './digest';
@@ -28,6 +28,9 @@ import { partialWaveformData, waveformData, type Peaks, type WaveformData } from
  */
 
 /** What the engine needs of the API client. */
+/** How long a player's request waits for a service that cannot be reached before asking again. */
+const UNREACHABLE_RETRY_MS = 5_000;
+
 export type AudioSource = Pick<LabelsApi, 'audio' | 'get'>;
 
 /** What the digest thread read back from the whole file, for its publisher. */
@@ -252,18 +255,39 @@ export class AudioStream {
   }
 
   /**
+   * Resolves when the byte at `offset` is on disk. While the service cannot be reached (or is
+   * busy) it goes on waiting, asking again every UNREACHABLE_RETRY_MS, until `signal` aborts or
+   * the stream closes; any other failure (no audio, another file…) rejects. A player's request
+   * waits so rather than failing: a media element whose request fails stops playing at once,
+   * even with minutes of the recording in its buffer (Chromium: "data source error").
+   */
+  async untilPresent(offset: number, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        return await this.waitFor(offset);
+      } catch (error) {
+        if (this.closing || signal?.aborted || !isTransient(error)) throw error;
+        const stop = signal ? AbortSignal.any([signal, this.stopped.signal]) : this.stopped.signal;
+        await delay(UNREACHABLE_RETRY_MS, undefined, { signal: stop });
+      }
+    }
+  }
+
+  /**
    * The bytes [start, end] for a player: read from disk as they are there, waiting for the rest
-   * as they arrive. The stream errors if filling stops (offline) before it is done.
+   * as they arrive — while the service cannot be reached too (untilPresent), until the player
+   * goes away. The stream errors if filling fails for good (no audio, another file).
    */
   body(start: number, end: number): Readable {
     this.readers++;
     this.demand(start);
+    const gone = new AbortController();
     const chunks = async function* (stream: AudioStream) {
       let position = start;
       while (position <= end) {
         const present = stream.file.written.presentUntil(position);
         if (present === position) {
-          await stream.waitFor(position);
+          await stream.untilPresent(position, gone.signal);
           continue;
         }
         const length = Math.min(present, end + 1, position + READ_BYTES) - position;
@@ -281,6 +305,7 @@ export class AudioStream {
       if (left) return;
       left = true;
       this.readers--;
+      gone.abort();
     };
     body.once('close', leave);
     return body;

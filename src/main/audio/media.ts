@@ -19,6 +19,8 @@ export interface MediaRequest {
   /** GET when absent. */
   method?: string;
   headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Aborts when the player gives the request up (a waiting answer stops waiting). */
+  signal?: AbortSignal;
 }
 
 export interface MediaFile {
@@ -195,9 +197,12 @@ export async function serveMedia(request: MediaRequest, file: MediaFile): Promis
  * The answer to a GET or HEAD for a recording streaming into the cache (audio-stream.ts): the
  * range asked for, its bytes sent as they are on disk and as they arrive. When the service
  * cannot be reached, what is on disk from the start of the range is sent (206, the player asks
- * again for the rest), and a range whose first byte is not here is a 503: the player stops
- * there, and the app says the rest needs the service. No validators: the partial file becomes
- * another file (the whole one) once complete.
+ * again for the rest), and a range whose first byte is not here waits — asking the service again
+ * every few seconds — until it comes or the player gives the request up: the player plays what
+ * it has, then waits at the end of it (the app says the rest needs the service), and goes on by
+ * itself when the service is back. A failed request would stop the media element at once, with
+ * minutes of the recording still in its buffer. 503 only when nothing of the file was ever
+ * fetched. No validators: the partial file becomes another file (the whole one) once complete.
  */
 export async function serveStreamingMedia(
   request: MediaRequest,
@@ -240,7 +245,7 @@ export async function serveStreamingMedia(
   const { start, end } = asked ?? { start: 0, end: size - 1 };
   if (size > 0 && stream.presentUntil(start) === start) {
     try {
-      await stream.waitFor(start);
+      await stream.untilPresent(start, request.signal);
     } catch {
       return unavailable;
     }

@@ -132,9 +132,15 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
           401,
           'This address does not open that recording (it was made for another run of Earmark).',
         );
+      // The player giving the request up (a seek, the record closed) ends a waiting answer.
+      const gone = new AbortController();
+      response.once('close', () => gone.abort());
       return sendMedia(
         response,
-        await options.core.media({ method: request.method, headers: request.headers }, labelId),
+        await options.core.media(
+          { method: request.method, headers: request.headers, signal: gone.signal },
+          labelId,
+        ),
       );
     }
     const file = await readStatic(options.rendererDir, url.pathname);

@@ -100,7 +100,7 @@ describe('streaming a recording while it plays', () => {
     expect(drawn(whole.peaks[0])).toBeGreaterThan(90);
   });
 
-  it('offline, plays what is here and answers 503 for the rest', async () => {
+  it('offline, plays what is here, and a request for the rest waits for the service instead of failing', async () => {
     const stream = await slowStream();
     await stream.ready();
     await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
@@ -110,14 +110,81 @@ describe('streaming a recording while it plays', () => {
     env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
     stream.pause();
     const missing = stream.presentUntil(0) + 1024 * 1024;
-    const refused = await media(stream, `bytes=${missing}-`);
-    expect(refused.status).toBe(503);
-    expect(stream.error).toMatchObject({ kind: 'offline' });
+    let answered = false;
+    const waiting = media(stream, `bytes=${missing}-`).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    // Filling failed (offline), and the player's request is still waiting, not refused: a
+    // media element whose request fails stops playing at once, whatever it has buffered.
+    await vi.waitFor(() => expect(stream.error).toMatchObject({ kind: 'offline' }), {
+      timeout: 10_000,
+    });
+    expect(answered).toBe(false);
     const here = stream.presentUntil(0);
     const cached = await media(stream, 'bytes=0-');
     expect(cached.status).toBe(206);
     expect(cached.headers['content-range']).toBe(`bytes 0-${here - 1}/${serviceBytes.length}`);
     expect((await buffer(cached.body!)).equals(serviceBytes.subarray(0, here))).toBe(true);
+    // A request the player gives up is answered at once (503, to nobody).
+    const gone = new AbortController();
+    const givenUp = serveStreamingMedia(
+      { headers: { range: `bytes=${missing}-` }, signal: gone.signal },
+      stream,
+    );
+    gone.abort();
+    expect((await givenUp).status).toBe(503);
+    expect(answered).toBe(false);
+
+    // The service is back: the waiting request goes on with the service's bytes.
     env.proxy.reset();
+    const answer = await waiting;
+    expect(answer.status).toBe(206);
+    expect(answer.headers['content-range']).toBe(
+      `bytes ${missing}-${serviceBytes.length - 1}/${serviceBytes.length}`,
+    );
+    const first: Buffer[] = [];
+    let got = 0;
+    for await (const chunk of answer.body!) {
+      first.push(chunk as Buffer);
+      got += (chunk as Buffer).length;
+      if (got >= 64 * 1024) break;
+    }
+    const played = Buffer.concat(first).subarray(0, 64 * 1024);
+    expect(played.equals(serviceBytes.subarray(missing, missing + 64 * 1024))).toBe(true);
   });
+
+  it('offline, a body that reaches the end of what is here waits there, and goes on when the service is back', async () => {
+    const stream = await slowStream();
+    await stream.ready();
+    await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
+      timeout: 10_000,
+    });
+    env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
+    stream.pause();
+    await vi.waitFor(() => expect(stream.error).toMatchObject({ kind: 'offline' }), {
+      timeout: 10_000,
+    });
+    // Asked while the fill had failed: a 206 of what is here (the player asks again for more).
+    const here = stream.presentUntil(0);
+    const body = stream.body(0, here + 128 * 1024 - 1);
+    const received: Buffer[] = [];
+    let errored: unknown;
+    body.on('error', (error) => (errored = error));
+    body.on('data', (chunk: Buffer) => received.push(chunk));
+    await vi.waitFor(() => expect(Buffer.concat(received).length).toBe(here), { timeout: 10_000 });
+    // The next ask of the service fails too: the body is still open, waiting, not broken.
+    const asked = env.proxy.seen({ path: `/labels/${labelId}/audio` }).length;
+    await vi.waitFor(
+      () =>
+        expect(env.proxy.seen({ path: `/labels/${labelId}/audio` }).length).toBeGreaterThan(asked),
+      { timeout: 15_000 },
+    );
+    expect(errored).toBeUndefined();
+    expect(body.destroyed).toBe(false);
+    env.proxy.reset();
+    await vi.waitFor(() => expect(body.readableEnded).toBe(true), { timeout: 15_000 });
+    expect(errored).toBeUndefined();
+    expect(Buffer.concat(received).equals(serviceBytes.subarray(0, here + 128 * 1024))).toBe(true);
+  }, 40_000);
 });
