@@ -35,6 +35,18 @@ async function slowStream(source: AudioSource = fx.throttled(env.client.labels, 
 const media = (stream: AudioStream, range?: string) =>
   serveStreamingMedia({ headers: range ? { range } : {} }, stream);
 
+/** The first `length` bytes of a media answer's body (the rest is left unread). */
+async function firstBytes(body: AsyncIterable<unknown>, length: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    got += (chunk as Buffer).length;
+    if (got >= length) break;
+  }
+  return Buffer.concat(chunks).subarray(0, length);
+}
+
 /** The 16-bit samples of a WAV's data chunk in [from, to) bytes of the file. */
 const samplesAt = (bytes: Buffer, from: number, to: number) => {
   const even = from % 2 === 0 ? from : from + 1;
@@ -67,14 +79,7 @@ describe('streaming a recording while it plays', () => {
       `bytes ${seekAt}-${serviceBytes.length - 1}/${serviceBytes.length}`,
     );
     // The first 64 KiB the player gets there are the service's bytes: the samples decode the same.
-    const first: Buffer[] = [];
-    let got = 0;
-    for await (const chunk of answer.body!) {
-      first.push(chunk as Buffer);
-      got += (chunk as Buffer).length;
-      if (got >= 64 * 1024) break;
-    }
-    const played = Buffer.concat(first).subarray(0, 64 * 1024);
+    const played = await firstBytes(answer.body!, 64 * 1024);
     const there = serviceBytes.subarray(seekAt, seekAt + 64 * 1024);
     expect(played.equals(there)).toBe(true);
     expect(samplesAt(played, 0, played.length)).toEqual(samplesAt(there, 0, there.length));
@@ -143,14 +148,7 @@ describe('streaming a recording while it plays', () => {
     expect(answer.headers['content-range']).toBe(
       `bytes ${missing}-${serviceBytes.length - 1}/${serviceBytes.length}`,
     );
-    const first: Buffer[] = [];
-    let got = 0;
-    for await (const chunk of answer.body!) {
-      first.push(chunk as Buffer);
-      got += (chunk as Buffer).length;
-      if (got >= 64 * 1024) break;
-    }
-    const played = Buffer.concat(first).subarray(0, 64 * 1024);
+    const played = await firstBytes(answer.body!, 64 * 1024);
     expect(played.equals(serviceBytes.subarray(missing, missing + 64 * 1024))).toBe(true);
   });
 
