@@ -308,44 +308,31 @@ async function measureList(page: Page, origin: string, patient: string) {
   return { opens, scrolling, filtered, filteredRows, byDuration, byStart };
 }
 
-/** Conversations: the sidebar link clicked (from Settings, a new document) to its first row. */
-async function measureConversations(page: Page, origin: string) {
+/**
+ * A screen opened by its sidebar link, clicked from Settings on a new document, 1 + LIST_OPENS
+ * times (the first a warm-up): Conversations to its first row painted, Review to its own mark
+ * of its queue painted (bench/lib/scale-page.js). In ms.
+ */
+async function measureSidebarOpen(
+  page: Page,
+  origin: string,
+  link: string | RegExp,
+  open: 'openConversations' | 'openReview',
+) {
   const times: number[] = [];
   for (let i = 0; i < 1 + LIST_OPENS; i++) {
     await page.goto('about:blank');
     await page.goto(`${origin}/#settings`);
-    await page.getByRole('link', { name: 'Conversations' }).waitFor();
+    await page.getByRole('link', { name: link }).waitFor();
     await sleep(500);
     const ms = await page.evaluate(
-      (limitMs) =>
+      ([name, limitMs]) =>
         (
           window as unknown as {
-            __earmarkScaleBench: { openConversations(l: number): Promise<number> };
+            __earmarkScaleBench: Record<string, (l: number) => Promise<number>>;
           }
-        ).__earmarkScaleBench.openConversations(limitMs),
-      120_000,
-    );
-    if (i > 0) times.push(ms);
-  }
-  return times;
-}
-
-/** Review: the sidebar link clicked (from Settings, a new document) to its queue painted. */
-async function measureReview(page: Page, origin: string) {
-  const times: number[] = [];
-  for (let i = 0; i < 1 + LIST_OPENS; i++) {
-    await page.goto('about:blank');
-    await page.goto(`${origin}/#settings`);
-    await page.getByRole('link', { name: /^Review/ }).waitFor();
-    await sleep(500);
-    const ms = await page.evaluate(
-      (limitMs) =>
-        (
-          window as unknown as {
-            __earmarkScaleBench: { openReview(l: number): Promise<number> };
-          }
-        ).__earmarkScaleBench.openReview(limitMs),
-      120_000,
+        ).__earmarkScaleBench[name]!(limitMs),
+      [open, 120_000] as const,
     );
     if (i > 0) times.push(ms);
   }
@@ -461,8 +448,13 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     ).json()) as { patient: { name: string } | null }[];
     const patient = newest[0]?.patient?.name.split(' ').at(-1);
     const list = await measureList(page, origin, patient ?? 'Patel');
-    const conversations = await measureConversations(page, origin);
-    const review = await measureReview(page, origin);
+    const conversations = await measureSidebarOpen(
+      page,
+      origin,
+      'Conversations',
+      'openConversations',
+    );
+    const review = await measureSidebarOpen(page, origin, /^Review/, 'openReview');
     const timeline = await measureTimeline(page, origin);
     const rendererAfter = await rendererMemory(browser, page);
     const shellAfter = processTree(shell.child.pid!)?.rssMB ?? null;

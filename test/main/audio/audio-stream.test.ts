@@ -35,6 +35,21 @@ async function slowStream(source: AudioSource = fx.throttled(env.client.labels, 
 const media = (stream: AudioStream, range?: string) =>
   serveStreamingMedia({ headers: range ? { range } : {} }, stream);
 
+/**
+ * A stream with its first 256 KiB or more here when the link goes down: every request for the
+ * audio is refused from then on (until `env.proxy.reset()`), and the fill under way stops.
+ */
+async function offlineAfterAFewBytes(): Promise<AudioStream> {
+  const stream = await slowStream();
+  await stream.ready();
+  await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
+    timeout: 10_000,
+  });
+  env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
+  stream.pause();
+  return stream;
+}
+
 /** The first `length` bytes of a media answer's body (the rest is left unread). */
 async function firstBytes(body: AsyncIterable<unknown>, length: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -106,14 +121,7 @@ describe('streaming a recording while it plays', () => {
   });
 
   it('offline, plays what is here, and a request for the rest waits for the service instead of failing', async () => {
-    const stream = await slowStream();
-    await stream.ready();
-    await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
-      timeout: 10_000,
-    });
-    // The link goes down: every request for the audio is refused from now on.
-    env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
-    stream.pause();
+    const stream = await offlineAfterAFewBytes();
     const missing = stream.presentUntil(0) + 1024 * 1024;
     let answered = false;
     const waiting = media(stream, `bytes=${missing}-`).then((answer) => {
@@ -153,13 +161,7 @@ describe('streaming a recording while it plays', () => {
   });
 
   it('offline, a body that reaches the end of what is here waits there, and goes on when the service is back', async () => {
-    const stream = await slowStream();
-    await stream.ready();
-    await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
-      timeout: 10_000,
-    });
-    env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
-    stream.pause();
+    const stream = await offlineAfterAFewBytes();
     await vi.waitFor(() => expect(stream.error).toMatchObject({ kind: 'offline' }), {
       timeout: 10_000,
     });
