@@ -316,14 +316,14 @@ async function measureList(page: Page, origin: string, patient: string) {
 async function measureSidebarOpen(
   page: Page,
   origin: string,
-  link: string | RegExp,
+  route: 'conversations' | 'review',
   open: 'openConversations' | 'openReview',
 ) {
   const times: number[] = [];
   for (let i = 0; i < 1 + LIST_OPENS; i++) {
     await page.goto('about:blank');
     await page.goto(`${origin}/#settings`);
-    await page.getByRole('link', { name: link }).waitFor();
+    await page.locator(`nav a[href="#${route}"]`).waitFor();
     await sleep(500);
     const ms = await page.evaluate(
       ([name, limitMs]) =>
@@ -451,10 +451,10 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     const conversations = await measureSidebarOpen(
       page,
       origin,
-      'Conversations',
+      'conversations',
       'openConversations',
     );
-    const review = await measureSidebarOpen(page, origin, /^Review/, 'openReview');
+    const review = await measureSidebarOpen(page, origin, 'review', 'openReview');
     const timeline = await measureTimeline(page, origin);
     const rendererAfter = await rendererMemory(browser, page);
     const shellAfter = processTree(shell.child.pid!)?.rssMB ?? null;
