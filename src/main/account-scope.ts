@@ -29,7 +29,7 @@ import {
 import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
-import { AppError } from './base/errors';
+import { AppError, messageOf } from './base/errors';
 import { CleanupRunner, type CleanupSchedule } from './retention/runner';
 import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
@@ -72,8 +72,6 @@ export interface AccountScopeDeps {
   cleanupSchedule?: CleanupSchedule;
   log(message: string): void;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A caller that held on to a closed scope: nothing opens behind its close. */
 const closedScope = () => new AppError('cancelled', 'Another clinic account became active.');

@@ -45,7 +45,7 @@ import { SignOffs } from './review/sign-off';
 import { PatientSuggestions } from './review/suggestions';
 import { nameFromEmail } from '../shared/accounts/names';
 import { isApiError } from './service-client/errors';
-import { AppError } from './base/errors';
+import { AppError, messageOf } from './base/errors';
 import { Retention } from './retention/retention';
 import type { CleanupSchedule } from './retention/runner';
 import { createRpcRouter, type RpcRouter } from './rpc';
@@ -279,14 +279,10 @@ export function createCore(options: CoreOptions): Core {
       // their lines) without waiting for the record to be opened.
       void speakerNames
         .refresh()
-        .catch((error: unknown) =>
-          log(`speaker names: ${error instanceof Error ? error.message : String(error)}`),
-        );
+        .catch((error: unknown) => log(`speaker names: ${messageOf(error)}`));
       void followUps
         .openComments()
-        .catch((error: unknown) =>
-          log(`follow-up comments: ${error instanceof Error ? error.message : String(error)}`),
-        );
+        .catch((error: unknown) => log(`follow-up comments: ${messageOf(error)}`));
       // What a sync brought (and the clinic's sign-offs, read after it) changes the queue.
       // Either may fail once the app is closing (the account's cache is gone): nothing to show then.
       const queueRead =

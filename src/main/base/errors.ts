@@ -15,3 +15,7 @@ export class AppError extends Error {
 }
 
 export const invalidInput = (message: string) => new AppError('invalid_input', message);
+
+/** An error's message for the log (whatever was thrown). */
+export const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
