@@ -35,7 +35,8 @@ export function launch(
   });
   const output = { stdout: '', stderr: '' };
   const exited = new Promise<Exit>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    // 'close', not 'exit': by then the output streams have ended, so what it printed is all there.
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   for (const stream of ['stdout', 'stderr'] as const) {
     child[stream]!.setEncoding('utf8');
