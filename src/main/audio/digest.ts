@@ -68,7 +68,6 @@ class DigestThread {
       'audio-worker',
     );
     this.worker = new Worker(entry, { eval: evaluate });
-    this.worker.unref();
     this.worker.on('message', (reply: DigestReply) => {
       const open = this.streams.get(reply.stream);
       const waiter = reply.op === 'peek' ? open?.peeks.shift() : open?.finish;
@@ -88,6 +87,9 @@ class DigestThread {
     this.worker.on('exit', (code) =>
       fail(new Error(`The audio digest thread stopped (exit code ${code}).`)),
     );
+    // After the listeners: a 'message' listener added to an unref'd worker refs its port again,
+    // and an idle thread then kept the process from exiting.
+    this.worker.unref();
   }
 
   open(path: string, what: DigestWanted): number {
