@@ -249,6 +249,10 @@ describe.skipIf(problem !== undefined).each([
     const hits = page.getByRole('link').filter({ has: page.locator('mark') });
     await hits.first().waitFor();
     await expect(hits.first().locator('mark').first().textContent()).resolves.toMatch(/^vomit/i);
+    // The cache answers newest first, and the heading says so.
+    await expect(page.locator('#hits-heading').textContent()).resolves.toMatch(
+      /^\s*(One match|\d+ matches), newest first|The newest \d+ matches/,
+    );
     await hits.first().click();
     await page.getByRole('heading', { name: 'About this recording' }).waitFor();
     // A transcript's hit opens at its line: the search rides along in the address.
