@@ -46,6 +46,21 @@ describe('clinic-local days', () => {
     expect(minuteCount(range)).toBe(length * 60);
   });
 
+  it('gives each zone its own bounds for the same date, asked again and again', () => {
+    // Bounds are kept by zone and date: a date asked in one zone never answers for another.
+    for (let round = 0; round < 2; round++) {
+      expect(iso(dayRange(date(2026, 7, 1), 'Asia/Tokyo').startMs)).toBe(
+        '2026-06-30T15:00:00.000Z',
+      );
+      expect(iso(dayRange(date(2026, 7, 1), 'America/Chicago').startMs)).toBe(
+        '2026-07-01T05:00:00.000Z',
+      );
+    }
+    const kept = dayRange(date(2026, 7, 1), 'UTC');
+    expect(() => Object.assign(kept, { startMs: 0 })).toThrow(TypeError);
+    expect(iso(dayRange(date(2026, 7, 1), 'UTC').startMs)).toBe('2026-07-01T00:00:00.000Z');
+  });
+
   it('starts a day whose midnight is skipped at the first instant that exists (01:00)', () => {
     // Santiago springs forward at 00:00 → 01:00 on 2026-09-06; Beirut on 2026-03-29.
     const santiago = dayRange(date(2026, 9, 6), 'America/Santiago');

@@ -14,7 +14,7 @@ import {
   reviewItem,
   type ReviewItem,
 } from '../../shared/review/queue';
-import { dateKey, dayRange, localDate } from '../../shared/timeline';
+import { dateKey, dayRange, localDate, machineTimeZone } from '../../shared/timeline';
 import type { Cache } from '../cache';
 import { AppError } from '../base/errors';
 
@@ -45,12 +45,14 @@ const KEPT_MS = 60_000;
  */
 function countByDay(items: readonly ReviewItem[]): Map<string, number> {
   const days = new Map<string, number>();
+  // Asked once: the machine's zone is itself an Intl call, as dear as a day's bounds.
+  const timeZone = machineTimeZone();
   let day: { key: string; startMs: number; endMs: number } | undefined;
   for (const { startMs } of items) {
     if (startMs === null) continue;
     if (!day || startMs < day.startMs || startMs >= day.endMs) {
-      const date = localDate(startMs);
-      day = { key: dateKey(date), ...dayRange(date) };
+      const date = localDate(startMs, timeZone);
+      day = { key: dateKey(date), ...dayRange(date, timeZone) };
     }
     days.set(day.key, (days.get(day.key) ?? 0) + 1);
   }

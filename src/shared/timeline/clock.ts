@@ -138,16 +138,30 @@ export function parseDateKey(key: string): LocalDate | undefined {
 }
 
 /**
+ * Days worked out, by zone and date: a day's bounds take a dozen Intl calls, and Review counts its
+ * queue's items by day on every page (a thousand days for three years of a hospital's records).
+ */
+const dayRanges = new Map<string, TimeRange>();
+const DAY_RANGES_KEPT = 8192;
+
+/**
  * A clinic-local day: from its local midnight to the next one, so 23, 24 or 25 hours around
  * daylight-saving changes. Where midnight itself is skipped the day starts at the first instant
  * that exists (01:00 in Santiago and Beirut). Consecutive days tile time with no gap or overlap.
  */
 export function dayRange(date: LocalDate, timeZone: string = machineTimeZone()): TimeRange {
-  const next = addDays(date, 1);
-  return {
-    startMs: firstInstantAtOrAfter(utcWall(date.year, date.month, date.day), timeZone),
-    endMs: firstInstantAtOrAfter(utcWall(next.year, next.month, next.day), timeZone),
-  };
+  const key = `${timeZone} ${dateKey(date)}`;
+  let range = dayRanges.get(key);
+  if (range === undefined) {
+    const next = addDays(date, 1);
+    range = Object.freeze({
+      startMs: firstInstantAtOrAfter(utcWall(date.year, date.month, date.day), timeZone),
+      endMs: firstInstantAtOrAfter(utcWall(next.year, next.month, next.day), timeZone),
+    });
+    if (dayRanges.size >= DAY_RANGES_KEPT) dayRanges.clear();
+    dayRanges.set(key, range);
+  }
+  return range;
 }
 
 /** The first local hour boundary strictly after `ms`, with its wall time. */
