@@ -9,6 +9,7 @@ import type {
   RemovedEverything,
   SyncStatus,
 } from '../shared/ipc';
+import { SYNC_IDLE } from '../shared/ipc/constants';
 import type { RetentionSettings } from '../shared/retention';
 import type { AccountService } from './accounts/accounts';
 import type { StoredAccount } from './accounts/account-store';
@@ -31,7 +32,7 @@ import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
 import { AppError, messageOf } from './base/errors';
 import { CleanupRunner, type CleanupSchedule } from './retention/runner';
-import { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
+import { SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
 /**
  * What lives as long as an account is open — the active one: its key, its cache, its audio
@@ -168,11 +169,17 @@ export class AccountScope {
       deps.atRest === 'sealed' ? this.keyOnUse.get() : ready.then(() => undefined);
     this.cacheOnUse = new OnFirstUse(async () => {
       const key = await keyOf();
-      return openCache({
-        file: cacheFileOf(deps.dataDir, accountId),
-        key: key?.databaseKey(),
-        nativeBinding: deps.sqliteBinding,
-      });
+      try {
+        return await openCache({
+          file: cacheFileOf(deps.dataDir, accountId),
+          key: key?.databaseKey(),
+          nativeBinding: deps.sqliteBinding,
+          // The sidebar says why nothing shows while an update's migration runs.
+          onUpgrade: () => this.runner.upgrading(true),
+        });
+      } finally {
+        this.runner.upgrading(false);
+      }
     });
     this.audioOnUse = new OnFirstUse(async () => {
       const key = await keyOf();

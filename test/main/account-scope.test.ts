@@ -9,7 +9,9 @@ import { AccountStore } from '../../src/main/accounts/account-store';
 import { AccountService } from '../../src/main/accounts/accounts';
 import { SessionSecretStore } from '../../src/main/accounts/secret-store';
 import { ActiveService } from '../../src/main/connection/active-service';
-import { cacheFileOf } from '../../src/main/cache';
+import { LATEST_SCHEMA_VERSION, cacheFileOf } from '../../src/main/cache';
+import { openCacheDatabase } from '../../src/main/cache/database';
+import { AccountKey } from '../../src/main/at-rest/account-key';
 import { Conversations } from '../../src/main/conversations/conversations';
 import { ConversationRanges } from '../../src/main/conversations/ranges';
 import { DemoClinic } from '../../src/main/accounts/demo-clinic';
@@ -178,6 +180,28 @@ describe('the account scope', () => {
     const started = world([], { dataDir: w.dataDir, accounts: w.accounts });
     try {
       await expect.poll(() => existsSync(audioIndex)).toBe(true);
+    } finally {
+      await started.scopes.close();
+    }
+  });
+
+  it('says in the sync status while an update migrates the offline copy, and when it is done', async () => {
+    const a = await w.add(svc.credentials.primary.apiKey);
+    await (await w.scopes.active().cache()).write.storeDevices([], Date.now());
+    await w.scopes.close();
+    // An earlier version's copy, sealed with the account's key, one schema behind.
+    const file = cacheFileOf(w.dataDir, a.id);
+    rmSync(file);
+    const key = AccountKey.from(w.accounts.cacheKey(a.id)!).databaseKey();
+    openCacheDatabase(file, { key, targetVersion: LATEST_SCHEMA_VERSION - 1 }).db.close();
+    const started = world([], { dataDir: w.dataDir, accounts: w.accounts });
+    try {
+      await started.scopes.active().cache();
+      const upgrading = started.events
+        .filter((e) => e.event === 'sync.changed')
+        .map((e) => (e.payload as SyncStatus).upgrading);
+      expect(upgrading).toEqual([true, false]);
+      expect(started.scopes.active().syncStatus.upgrading).toBe(false);
     } finally {
       await started.scopes.close();
     }

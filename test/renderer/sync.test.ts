@@ -11,6 +11,7 @@ const status = (state: SyncStatus['state'], done = 0, total = 0): SyncStatus => 
   message: null,
   searchableFrom: null,
   searchComplete: state === 'idle',
+  upgrading: false,
 });
 
 describe('the sync store', () => {
@@ -22,6 +23,16 @@ describe('the sync store', () => {
     expect([sync.running, sync.status.lastSyncAt]).toEqual([false, '2026-11-24T08:00:00.000Z']);
     fake.emit('sync.changed', status('running', 40, 270));
     expect([sync.running, sync.status.done, sync.status.total]).toEqual([true, 40, 270]);
+  });
+
+  it('says while the offline copy is brought up to this version, and when it is done', async () => {
+    const fake = new FakeEarmark();
+    fake.handle('sync.status', () => ({ ...status('idle'), upgrading: true }));
+    const sync = new SyncStore(fake);
+    await settle();
+    expect(sync.upgrading).toBe(true);
+    fake.emit('sync.changed', status('idle'));
+    expect(sync.upgrading).toBe(false);
   });
 
   it('keeps an event that came before main’s answer (the event is newer)', async () => {

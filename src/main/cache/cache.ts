@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../base/worker-entry';
-import { openCacheDatabase, type CacheRecovery } from './database';
+import { openCacheDatabase, type CacheRecovery, type CacheUpgrade } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerOpen, WorkerRequest } from './protocol';
 import {
@@ -70,6 +70,8 @@ export interface CacheOptions {
   separateReader?: boolean;
   /** The SQLite addon for this runtime when not the default (Electron's ABI build). */
   nativeBinding?: string;
+  /** Told before a cache that holds data is migrated (it may take a while: see database.ts). */
+  onUpgrade?: (upgrade: CacheUpgrade) => void;
   /**
    * The worker's script. By default `./cache-worker.js` beside the running bundle (the app's
    * build emits src/main/cache/worker.ts as out/main/cache-worker.js), or worker.ts itself,
@@ -175,7 +177,9 @@ class WorkerConnection {
     worker.postMessage({ op: 'open', key: options.key } satisfies WorkerOpen);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerMessage) => {
-        if (message.type === 'ready') {
+        if (message.type === 'upgrading') {
+          options.onUpgrade?.({ fromVersion: message.fromVersion, toVersion: message.toVersion });
+        } else if (message.type === 'ready') {
           connection.recovery = message.recovery;
           done();
           resolve();
@@ -275,6 +279,7 @@ function openInline(options: CacheOptions): Cache {
   const { db, file, recovery } = openCacheDatabase(options.file, {
     nativeBinding: options.nativeBinding,
     key: options.key,
+    onUpgrade: options.onUpgrade,
   });
   const guard = new ClosedGuard();
   const call = guard.wrap(async (side, name, args) => runQuery(db, side, name, args), file);

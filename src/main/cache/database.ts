@@ -27,6 +27,12 @@ export interface CacheRecovery {
   salvagedSpeakerNames: number;
 }
 
+/** A cache brought from an earlier version's schema to this one's. */
+export interface CacheUpgrade {
+  fromVersion: number;
+  toVersion: number;
+}
+
 export interface OpenedCacheDatabase {
   db: Db;
   file: string;
@@ -45,6 +51,12 @@ export interface CacheDatabaseOptions {
   nativeBinding?: string;
   /** Called at each step of sealing a plain cache (the crash tests stop there). */
   onConversionStep?: (step: ConversionStep) => void;
+  /**
+   * Called before a cache that holds data is migrated to a newer schema: a migration may rebuild
+   * an index over every note (009 took about a minute and a half at a million records), and the
+   * user is told why nothing shows meanwhile.
+   */
+  onUpgrade?: (upgrade: CacheUpgrade) => void;
   /** Tests stop at an older version to test the next migration. */
   migrations?: readonly Migration[];
   targetVersion?: number;
@@ -240,7 +252,11 @@ export function openCacheDatabase(
     const version = schemaVersion(db);
     if (version > latest) throw new CacheTooNewError(file, version, latest);
     configure(db);
-    migrate(db, file, migrations, options.targetVersion);
+    const target = options.targetVersion ?? latest;
+    // A new file (version 0) is made in an instant; only data waits.
+    if (version > 0 && version < target)
+      options.onUpgrade?.({ fromVersion: version, toVersion: target });
+    migrate(db, file, migrations, target);
     db.transaction(() => {
       for (const [table, rows] of Object.entries(salvaged)) {
         const columns = SALVAGED_TABLES[table as SalvagedTable];

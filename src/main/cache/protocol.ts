@@ -1,4 +1,4 @@
-import type { CacheRecovery } from './database';
+import type { CacheRecovery, CacheUpgrade } from './database';
 
 /** What the cache's thread is started with (workerData): never the key. */
 export interface WorkerInit {
@@ -32,6 +32,8 @@ export interface WorkerError {
 }
 
 export type WorkerMessage =
+  /** The writer is migrating a cache that holds data (before 'ready'). */
+  | ({ type: 'upgrading' } & CacheUpgrade)
   | { type: 'ready'; recovery: CacheRecovery | null }
   | { type: 'failed'; error: WorkerError }
   | { type: 'result'; id: number; ok: true; value: unknown }

@@ -25,7 +25,10 @@ function open({ key }: WorkerOpen): void {
   const options = { nativeBinding: init.nativeBinding, key };
   try {
     if (init.role === 'writer') {
-      const opened = openCacheDatabase(init.file, options);
+      const opened = openCacheDatabase(init.file, {
+        ...options,
+        onUpgrade: (upgrade) => post({ type: 'upgrading', ...upgrade }),
+      });
       db = opened.db;
       post({ type: 'ready', recovery: opened.recovery });
     } else {

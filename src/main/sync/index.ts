@@ -1,4 +1,4 @@
-export { SYNC_IDLE, SYNC_INTERVAL_MS, SyncRunner } from './runner';
+export { SYNC_INTERVAL_MS, SyncRunner } from './runner';
 export { createSyncEngine, readSyncStatus, SYNC_DEFAULTS, walkAllAgain } from './engine';
 export { fetchTimeline } from './timeline';
 export { HISTORY_STREAM, searchReach, type HistoryState, type SearchReach } from './labels';

@@ -1,4 +1,5 @@
 import type { SyncStatus } from '../../shared/ipc';
+import { SYNC_IDLE } from '../../shared/ipc/constants';
 import { DAY_MS } from '../../shared/retention';
 import type { Cache } from '../cache';
 import { createSyncEngine } from './engine';
@@ -8,17 +9,6 @@ import type { ServiceClient } from '../service-client/connect';
 
 /** How often the active account is synced in the background. */
 export const SYNC_INTERVAL_MS = 5 * 60 * 1000;
-
-/** No run yet (or the account just opened). */
-export const SYNC_IDLE: SyncStatus = {
-  state: 'idle',
-  done: 0,
-  total: 0,
-  lastSyncAt: null,
-  message: null,
-  searchableFrom: null,
-  searchComplete: false,
-};
 
 /** How often, at most, a run under way reads again how far back search reaches. */
 const REACH_EVERY_MS = 1000;
@@ -43,6 +33,11 @@ export class SyncRunner {
 
   get current(): SyncStatus {
     return this.status;
+  }
+
+  /** The account's cache is being migrated (its open waits), or no longer is. */
+  upgrading(upgrading: boolean): void {
+    if (this.status.upgrading !== upgrading) this.set({ upgrading });
   }
 
   private set(next: Partial<SyncStatus>): void {

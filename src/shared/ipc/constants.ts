@@ -3,6 +3,7 @@
  * types from the rest of src/shared/ipc), so its bundle carries no TypeBox.
  */
 import type { CleanupStatus } from './retention';
+import type { SyncStatus } from './sync';
 
 import type { ReviewSettings } from './review';
 
@@ -19,6 +20,18 @@ export const CLEANUP_IDLE: CleanupStatus = {
   total: 0,
   last: null,
   message: null,
+};
+
+/** No run yet (or the account just opened). */
+export const SYNC_IDLE: SyncStatus = {
+  state: 'idle',
+  done: 0,
+  total: 0,
+  lastSyncAt: null,
+  message: null,
+  searchableFrom: null,
+  searchComplete: false,
+  upgrading: false,
 };
 
 /** The link a task made from a recording carries back to it (see docs/architecture.md). */

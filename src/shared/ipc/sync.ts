@@ -21,6 +21,12 @@ export interface SyncStatus {
    */
   searchableFrom: string | null;
   searchComplete: boolean;
+  /**
+   * The offline copy is being brought up to this version of Earmark: once after an update, and it
+   * may take minutes at a hospital's size (a migration rebuilding the search's index). Lists and
+   * search wait for it.
+   */
+  upgrading: boolean;
 }
 
 /** Why what this computer keeps of an account cannot be read. */

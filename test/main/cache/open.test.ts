@@ -17,6 +17,7 @@ import {
   openCache,
   type Cache,
 } from '../../../src/main/cache';
+import { openCacheDatabase, type CacheUpgrade } from '../../../src/main/cache/database';
 import { label, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-open');
@@ -101,6 +102,31 @@ describe('opening a cache', () => {
     expect((await cache.read.stats()).labels).toBe(0);
     await cache.close();
   });
+});
+
+describe('a cache an earlier version left', () => {
+  it.each(['worker', 'main'] as const)(
+    'is announced before it is migrated (%s thread); a new file is not',
+    async (thread) => {
+      const file = join(tempDir(), 'c.sqlite');
+      openCacheDatabase(file, { targetVersion: LATEST_SCHEMA_VERSION - 1 }).db.close();
+      const upgrades: CacheUpgrade[] = [];
+      const cache = await openCache({ file, thread, onUpgrade: (u) => upgrades.push(u) });
+      await check(cache);
+      await cache.close();
+      expect(upgrades).toEqual([
+        { fromVersion: LATEST_SCHEMA_VERSION - 1, toVersion: LATEST_SCHEMA_VERSION },
+      ]);
+      const fresh = await openCache({
+        file: join(tempDir(), 'new.sqlite'),
+        thread,
+        onUpgrade: (u) => upgrades.push(u),
+      });
+      await check(fresh);
+      await fresh.close();
+      expect(upgrades).toHaveLength(1);
+    },
+  );
 });
 
 describe('a cache written by a newer Earmark', () => {

@@ -1,16 +1,9 @@
 import type { EarmarkApi, SyncStatus } from '../../../shared/ipc';
+import { SYNC_IDLE } from '../../../shared/ipc/constants';
 
 /** The active account's background sync, as main last reported it (sync.changed). */
 export class SyncStore {
-  status = $state<SyncStatus>({
-    state: 'idle',
-    done: 0,
-    total: 0,
-    lastSyncAt: null,
-    message: null,
-    searchableFrom: null,
-    searchComplete: false,
-  });
+  status = $state<SyncStatus>(SYNC_IDLE);
   private heard = false;
 
   constructor(api: EarmarkApi) {
@@ -26,6 +19,11 @@ export class SyncStore {
 
   get running(): boolean {
     return this.status.state === 'running';
+  }
+
+  /** An update's migration of the offline copy is under way: lists and search wait for it. */
+  get upgrading(): boolean {
+    return this.status.upgrading;
   }
 
   /**
