@@ -111,6 +111,19 @@ const strongEtag = (etag: string | null) => (etag && !etag.startsWith('W/') ? et
 
 type Waiter = { offset: number; resolve: () => void; reject: (error: Error) => void };
 
+/**
+ * How bytes are asked for. A claim makes the recording the one that fills now (FillScheduler):
+ * a new request of a player, an open, a wait for the whole file. A player's body going on
+ * through the range it was given is no claim: catching up with what is here, it waits for its
+ * recording's turn, and a recording opened since keeps the link (it took it back before, and the
+ * one on screen waited for the earlier one to download whole).
+ */
+interface Ask {
+  claim: boolean;
+}
+const CLAIM: Ask = { claim: true };
+const GOING_ON: Ask = { claim: false };
+
 export class AudioStream {
   readonly labelId: string;
   private demandAt = 0;
@@ -225,13 +238,14 @@ export class AudioStream {
 
   /**
    * The bytes wanted most are now from `offset` on: filling moves there unless what it is
-   * fetching reaches it shortly anyway. Starts filling again after a failure.
+   * fetching reaches it shortly anyway. Starts filling again after a failure. A claim (the
+   * default) also makes this recording the one that fills now (see `Ask`).
    */
-  demand(offset: number): void {
+  demand(offset: number, ask: Ask = CLAIM): void {
     if (this.closing) return;
     this.demandAt = Math.max(0, offset);
     this.failure = undefined;
-    if (!this.published) this.options.scheduler?.claim(this);
+    if (ask.claim && !this.published) this.options.scheduler?.claim(this);
     if (!this.filling) {
       this.filling = this.fill().finally(() => {
         this.filling = undefined;
@@ -242,7 +256,7 @@ export class AudioStream {
   }
 
   /** Resolves when the byte at `offset` is on disk; rejects when filling stops before that. */
-  waitFor(offset: number): Promise<void> {
+  waitFor(offset: number, ask: Ask = CLAIM): Promise<void> {
     if (this.file.written.covers(offset, offset + 1)) return Promise.resolve();
     const total = this.facts?.total;
     if (total !== undefined && offset >= total) {
@@ -250,7 +264,7 @@ export class AudioStream {
     }
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ offset, resolve, reject });
-      this.demand(offset);
+      this.demand(offset, ask);
     });
   }
 
@@ -261,10 +275,10 @@ export class AudioStream {
    * waits so rather than failing: a media element whose request fails stops playing at once,
    * even with minutes of the recording in its buffer (Chromium: "data source error").
    */
-  async untilPresent(offset: number, signal?: AbortSignal): Promise<void> {
+  async untilPresent(offset: number, signal?: AbortSignal, ask: Ask = CLAIM): Promise<void> {
     for (;;) {
       try {
-        return await this.waitFor(offset);
+        return await this.waitFor(offset, ask);
       } catch (error) {
         if (this.closing || signal?.aborted || !isTransient(error)) throw error;
         const stop = signal ? AbortSignal.any([signal, this.stopped.signal]) : this.stopped.signal;
@@ -287,7 +301,7 @@ export class AudioStream {
       while (position <= end) {
         const present = stream.file.written.presentUntil(position);
         if (present === position) {
-          await stream.untilPresent(position, gone.signal);
+          await stream.untilPresent(position, gone.signal, GOING_ON);
           continue;
         }
         const length = Math.min(present, end + 1, position + READ_BYTES) - position;

@@ -70,6 +70,37 @@ const samplesAt = (bytes: Buffer, from: number, to: number) => {
   );
 };
 
+describe('two recordings on one link', () => {
+  it('a player still reading the first does not take the link back from the second one opened', async () => {
+    const other = fx.seedLabel(env.svc.service, env.svc.credentials.primary.organizationId, {
+      minutes: 2,
+      fromMs: Date.UTC(2026, 9, 2, 9, 30),
+    });
+    const otherBytes = await fx.serviceAudio(env.svc, other);
+    const cache = await AudioCache.open({ folder: fx.tempFolder() });
+    caches.push(cache);
+    const slow = fx.throttled(env.client.labels, 16 * 1024, 10);
+    const opened = async (id: string) => {
+      const found = await cache.open(() => Promise.resolve(slow), id);
+      if (found.kind !== 'streaming') throw new Error('expected a stream');
+      await found.stream.ready();
+      return found.stream;
+    };
+    // The first recording plays: its player reads on as its bytes arrive.
+    const first = await opened(labelId);
+    const playing = buffer(first.body(0, serviceBytes.length - 1));
+    // The user opens another: it has the link, and the first's reader, catching up with what is
+    // here, waits for its turn rather than taking the link back.
+    const second = await opened(other);
+    await vi.waitFor(() => expect(second.progress().bytesDone).toBe(otherBytes.length), {
+      timeout: 20_000,
+    });
+    expect(first.progress().bytesDone).toBeLessThan(serviceBytes.length);
+    // Then the first goes on, and its player gets every byte.
+    expect((await playing).equals(serviceBytes)).toBe(true);
+  }, 40_000);
+});
+
 describe('streaming a recording while it plays', () => {
   it('starts as soon as its first bytes are here: length and duration from the header', async () => {
     const stream = await slowStream();
