@@ -72,6 +72,11 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
     await page.goto(`${new URL(shell.url).origin}/#record/${labelId}`);
     await page.getByRole('heading', { name: 'About this recording' }).waitFor({ timeout: 30_000 });
   };
+  /** A fresh load of Recordings: no dialog an earlier test left open carries over. */
+  const openRecordings = async () => {
+    await page.goto('about:blank');
+    await page.goto(`${new URL(shell.url).origin}/#recordings`);
+  };
   const patientFact = () => page.locator('dt:text-is("Patient") + dd');
 
   beforeAll(async () => {
@@ -277,7 +282,7 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
       expect(readdirSync(folder).filter((name) => !named.has(name))).toEqual([]);
     };
     try {
-      await page.goto(`${new URL(shell.url).origin}/#recordings`);
+      await openRecordings();
       const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
       await expect.poll(() => exportAll.isEnabled(), WAIT).toBe(true);
       await exportAll.click();
@@ -327,7 +332,7 @@ describe.skipIf(problem !== undefined)('a record in Chromium (demo clinic)', () 
   it('an export goes on when its dialog is closed; the sidebar shows it and brings it back', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'earmark-e2e-background-'));
     try {
-      await page.goto(`${new URL(shell.url).origin}/#recordings`);
+      await openRecordings();
       const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
       await expect.poll(() => exportAll.isEnabled(), WAIT).toBe(true);
       const total = Number(/\d[\d,]*/.exec((await exportAll.textContent())!)![0].replace(',', ''));

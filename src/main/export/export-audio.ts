@@ -140,21 +140,20 @@ export function exportAudio(
     let failure: unknown;
     try {
       await stream.untilWhole(options.signal);
-      return exported!;
     } catch (error) {
-      // A cancel that came as the file was placed whole: it is exported, not left unlisted.
-      if (exported) return exported;
       failure = error;
-      throw error;
     } finally {
       stop?.();
-      // Stops the filling if it did not end (a cancel, a failure); the partial file stays for
-      // a resume, unless the service never described the file (nothing to resume) or the disk
-      // is full (it holds the space the user needs).
+      // Stops the filling if it did not end (a cancel, a failure), and waits for it: a file
+      // being placed under its name as the cancel came is placed whole.
       await stream.close();
-      if (failure !== undefined && (!file.facts || isAudioError(failure, 'disk_full'))) {
-        await discardPartialFile(partial);
-      }
     }
+    // Placed, it is exported, whatever came meanwhile: never a file in the folder left unlisted
+    // (a cancel read before the placing finished reported it cancelled, and a retry wrote a copy).
+    if (exported) return exported;
+    // The partial file stays for a resume, unless the service never described the file (nothing
+    // to resume) or the disk is full (it holds the space the user needs).
+    if (!file.facts || isAudioError(failure, 'disk_full')) await discardPartialFile(partial);
+    throw failure;
   });
 }
