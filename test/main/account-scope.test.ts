@@ -207,6 +207,23 @@ describe('the account scope', () => {
     }
   });
 
+  it('an app started with an active account opens the connections to its service at once', async () => {
+    await w.add(svc.credentials.primary.apiKey);
+    await w.scopes.close();
+    let accepted = 0;
+    const count = () => accepted++;
+    svc.service.app.server.on('connection', count);
+    const started = world([], { dataDir: w.dataDir, accounts: w.accounts });
+    try {
+      await started.scopes.active().warmedUp;
+      // All the client's pool holds (6): the first recording's request finds one free.
+      expect(accepted).toBeGreaterThanOrEqual(6);
+    } finally {
+      svc.service.app.server.off('connection', count);
+      await started.scopes.close();
+    }
+  });
+
   it('an account removed while its scope opens: what the scope opened is closed and deleted, no key is left', async () => {
     const a = await w.add(svc.credentials.primary.apiKey);
     const scope = w.scopes.active(); // opening its key and caches in the background

@@ -20,6 +20,12 @@ export interface ApiClient {
   tasks: TasksApi;
   apiKeys: ApiKeysApi;
   webhooks: WebhooksApi;
+  /**
+   * Opens the pool's keep-alive connections ahead of use: as many `/auth/me` at once (undici
+   * opens a connection only for a request), their answers dropped. Never fails; gives up on a
+   * service that does not answer within `timeoutMs`, retries included.
+   */
+  openConnections(timeoutMs: number): Promise<void>;
   /** Closes the keep-alive connections; requests after it fail. */
   close(): Promise<void>;
 }
@@ -27,8 +33,9 @@ export interface ApiClient {
 /** A client of one clinic service with one key: one keep-alive connection pool. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const http = createHttpClient(options);
+  const identity = identityEndpoints(http);
   return {
-    identity: identityEndpoints(http),
+    identity,
     devices: deviceEndpoints(http),
     labels: labelEndpoints(http),
     conversations: conversationEndpoints(http),
@@ -36,6 +43,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     tasks: taskEndpoints(http),
     apiKeys: apiKeyEndpoints(http),
     webhooks: webhookEndpoints(http),
+    async openConnections(timeoutMs) {
+      const signal = AbortSignal.timeout(timeoutMs);
+      await Promise.allSettled(
+        Array.from({ length: http.connections }, () => identity.me({ signal })),
+      );
+    },
     close: () => http.close(),
   };
 }

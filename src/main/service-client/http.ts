@@ -81,6 +81,8 @@ export interface HttpClient {
   send(request: ApiRequest): Promise<void>;
   /** Sends a request and hands over the body unread (audio). */
   stream(request: ApiRequest): Promise<StreamResponse>;
+  /** How many keep-alive connections the pool holds at most. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -358,6 +360,7 @@ export function createHttpClient(options: HttpOptions): HttpClient {
         }),
         true,
       ),
+    connections: tuning.connections,
     close: () => pool.close(),
   };
 }
