@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../../src/main/cache';
@@ -61,6 +62,42 @@ describe('identity and devices', () => {
 });
 
 describe('conversations', () => {
+  it('a walk that finds new ones at the top writes only the rows it lists, however many are cached', async () => {
+    const file = join(tempDir(), 'conv-rows.sqlite');
+    const local = await openCache({ file, thread: 'main' });
+    const older = Array.from({ length: 50 }, (_, i) => conv(`old-${50 - i}`));
+    await local.write.storeConversationPage({ items: older, walk: 1, startPosition: 0, seenAt: 1 });
+    await local.close();
+    const rowsOf = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db
+          .prepare("SELECT id, list_position AS at FROM conversations WHERE id LIKE 'old-%'")
+          .all();
+      } finally {
+        db.close();
+      }
+    };
+    const before = rowsOf();
+    const again = await openCache({ file, thread: 'main' });
+    await again.write.storeConversationPage({
+      items: [conv('new-2'), conv('new-1')],
+      walk: Date.now(),
+      startPosition: 0,
+      seenAt: 2,
+    });
+    const listed = (await again.read.conversations({ limit: 100 })).items;
+    await again.close();
+    // Each older row stays as it was (each page used to move every one of them down)…
+    expect(rowsOf()).toEqual(before);
+    // …and the list still reads newest first.
+    expect(listed.map((c) => c.conversationId)).toEqual([
+      'new-2',
+      'new-1',
+      ...older.map((c) => c.conversationId),
+    ]);
+  });
+
   it('keep the service’s order (newest first) across walks that see new ones at the top', async () => {
     const local = await openCache({ file: join(tempDir(), 'conv.sqlite'), thread: 'main' });
     const ids = (list: { items: Conversation[] }) => list.items.map((c) => c.conversationId);
