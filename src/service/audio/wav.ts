@@ -1,26 +1,11 @@
 /** WAV helpers: the demo clips are 8-bit G.711 mu-law; served audio is 16-bit PCM. */
+import { pcm16WavHeader as sharedHeader } from '../../shared/wav';
 
-export const WAV_HEADER_BYTES = 44;
+export { WAV_HEADER_BYTES } from '../../shared/wav';
 
-/** A canonical 44-byte header for 16-bit mono PCM. */
-export function pcm16WavHeader(sampleRate: number, sampleCount: number): Buffer {
-  const dataBytes = sampleCount * 2;
-  const header = Buffer.alloc(WAV_HEADER_BYTES);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
-}
+/** A canonical 44-byte header for 16-bit mono PCM, as a Buffer (src/shared/wav.ts writes it). */
+export const pcm16WavHeader = (sampleRate: number, sampleCount: number): Buffer =>
+  Buffer.from(sharedHeader(sampleRate, sampleCount).buffer);
 
 function muLawToPcm16(byte: number): number {
   const u = ~byte & 0xff;

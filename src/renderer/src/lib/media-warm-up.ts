@@ -6,7 +6,7 @@
  * pays that before the user clicks a recording. It never makes a sound (muted, volume 0, zeros)
  * and, muted, takes no audio focus: no media session, the media keys stay with whatever had them.
  */
-import { silentWav } from '../../../shared/silent-wav';
+import { silentWav } from '../../../shared/wav';
 
 /** How long the silence lasts: a few of the media's time updates. */
 const SILENCE_MS = 100;

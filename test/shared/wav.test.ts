@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWavHeader } from '../../src/main/audio/peaks';
-import { silentWav } from '../../src/shared/silent-wav';
+import { silentWav } from '../../src/shared/wav';
 
 describe('silence as a WAV file', () => {
   it('is a whole 16-bit PCM WAV file of the length asked, all zeros', () => {
