@@ -13,8 +13,21 @@ const SILENCE_MS = 100;
 
 /** Runs the media pipeline once, silently, when the page is idle after its first paint. */
 export function warmUpMedia(): void {
-  // The frame after the first is painted; then whenever the page is idle, within a second.
-  requestAnimationFrame(() => requestIdleCallback(() => void run(), { timeout: 1_000 }));
+  // Whenever the page is idle, within a second, once the first paint is on record.
+  afterFirstPaint(() => requestIdleCallback(() => void run(), { timeout: 1_000 }));
+}
+
+/**
+ * Calls `then` once the browser has recorded the page's first paint. A frame callback is not
+ * enough: the paint is recorded when the compositor presents the frame, which on a loaded
+ * machine (software compositing) came after a frame callback and an idle second.
+ */
+function afterFirstPaint(then: () => void): void {
+  new PerformanceObserver((entries, observer) => {
+    if (entries.getEntriesByName('first-paint').length === 0) return;
+    observer.disconnect();
+    then();
+  }).observe({ type: 'paint', buffered: true });
 }
 
 async function run(): Promise<void> {
