@@ -38,6 +38,13 @@ export function statement(db: Db, sql: string): BetterSqlite3.Statement {
 export const all = <Row>(db: Db, sql: string, params: unknown = {}): Row[] =>
   statement(db, sql).all(params) as Row[];
 
+/**
+ * The rows of a query one at a time, for reads too large to hold at once. The connection runs
+ * nothing else until the last row is read.
+ */
+export const each = <Row>(db: Db, sql: string, params: unknown = {}): IterableIterator<Row> =>
+  statement(db, sql).iterate(params) as IterableIterator<Row>;
+
 /** The first row of a query, or undefined. */
 export const get = <Row>(db: Db, sql: string, params: unknown = {}): Row | undefined =>
   statement(db, sql).get(params) as Row | undefined;

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewItem } from '../../src/shared/ipc';
 import { itemKey, reviewItem, type ReviewFacts } from '../../src/shared/review/queue';
 import { PAGE_SIZE, ReviewStore } from '../../src/renderer/src/lib/review.svelte';
+import { recordFacts } from '../support/review-facts';
 import { FakeEarmark, settle } from './support';
 
 const ZONE = 'Europe/London';
@@ -9,23 +10,8 @@ const HOUR = 3_600_000;
 const MONDAY = Date.UTC(2026, 10, 23, 9);
 const NOW = MONDAY + 10 * HOUR;
 
-const facts = (id: string, startMs: number, extra: Partial<ReviewFacts> = {}): ReviewFacts => ({
-  kind: 'record',
-  id,
-  deviceId: null,
-  source: { key: 'HUB-1', name: 'Consult Room 1' },
-  startMs,
-  endMs: startMs + HOUR / 4,
-  recordType: 'HubMic',
-  patient: null,
-  reviewed: { state: 'never' },
-  transcriptPending: false,
-  conversationStatus: null,
-  statusReason: '',
-  signedOff: null,
-  preview: '',
-  ...extra,
-});
+const facts = (id: string, startMs: number, extra: Partial<ReviewFacts> = {}): ReviewFacts =>
+  recordFacts({ id, startMs, endMs: startMs + HOUR / 4, patient: null, ...extra });
 
 /** A main that keeps a queue: review.list pages it, review.mark takes items out and back. */
 function fakeMain(all: ReviewItem[]) {

@@ -1,7 +1,9 @@
 import { TRANSCRIPT_NOTE_TYPES, type ConversationStatus, type RecordType } from '../../shared/api';
 import type { ReviewFacts, ReviewSettings } from '../../shared/ipc';
 import { speciesMentioned } from '../../shared/review/patient-match';
-import { all, get, run, type Db } from '../../node-common/sql';
+import { reasonsChangeAt, reviewItem } from '../../shared/review/queue';
+import { indexQueue, type QueueIndex } from '../../shared/review/queue-index';
+import { all, each, flag, get, run, type Db } from '../../node-common/sql';
 
 /**
  * The review queue's facts and this user's marks (migration 006). Reads answer every candidate
@@ -9,13 +11,22 @@ import { all, get, run, type Db } from '../../node-common/sql';
  * ReviewFacts; the rules that make them a queue are src/shared/review/queue.ts.
  */
 
-export interface ReviewFactsQuery {
+export interface ReviewQueueQuery {
   /** Also what was reviewed as it is now, or signed off. */
   showReviewed: boolean;
   /** The name of the clinic's sign-off board(s): their done tasks sign records off. */
   signOffBoardName: string;
-  /** Only this record (the record view), whatever its state; no conversations. */
-  labelId?: string;
+  /** The time the items are judged at. */
+  nowMs: number;
+}
+
+/** Items read whole (a page of the queue, a record's view), whatever their state. */
+export interface ReviewFactsQuery {
+  signOffBoardName: string;
+  /** Record (label) ids. */
+  records: readonly string[];
+  /** Conversation ids. */
+  conversations: readonly string[];
 }
 
 export interface ReviewMarks {
@@ -34,7 +45,8 @@ const changedSince = (inOrNotIn: 'IN' | 'NOT IN') => `EXISTS (
      AND NOT EXISTS (SELECT 1 FROM review_versions v
                       WHERE v.label_id = n.label_id AND v.version_key = n.version_key))`;
 
-const RECORD_FACTS = `
+/** Records' facts where `where` holds (a condition on l, r, s and the two columns above). */
+const recordFactsWhere = (where: string) => `
   SELECT l.id, l.type, l.from_ms, l.to_ms, l.patient_name, l.friendly_name, l.device_serial,
          l.transcript_pending, r.reviewed_at,
          CASE WHEN r.label_id IS NULL THEN 0 ELSE ${changedSince('IN')} END AS transcript_changed,
@@ -49,9 +61,7 @@ const RECORD_FACTS = `
        WHERE b.name = @signOffBoardName AND t.completed_at_iso IS NOT NULL
        GROUP BY t.group_key
     ) s ON s.group_key = l.id
-   WHERE (@labelId IS NULL OR l.id = @labelId)
-     AND (@showReviewed = 1
-          OR ((r.label_id IS NULL OR transcript_changed OR note_changed) AND s.group_key IS NULL))`;
+   WHERE ${where}`;
 
 interface RecordFactsRow {
   id: string;
@@ -69,8 +79,11 @@ interface RecordFactsRow {
   signed_off_at: string | null;
 }
 
-/** Conversations that can need attention; UPLOADED ones are their records. */
-const CONVERSATION_FACTS = `
+/**
+ * Conversations that can need attention (UPLOADED ones are their records) where `where` holds
+ * (a condition on c and rc).
+ */
+const conversationFactsWhere = (where: string) => `
   SELECT c.id, c.device_id, c.status, c.not_importable_reason,
          coalesce(c.start_ms, cr.start_ms) AS start_ms, coalesce(c.end_ms, cr.end_ms) AS end_ms,
          d.serial, d.display_name, rc.status AS reviewed_status, rc.reviewed_at
@@ -78,8 +91,25 @@ const CONVERSATION_FACTS = `
     LEFT JOIN created_ranges cr ON cr.conversation_id = c.id
     LEFT JOIN devices d ON d.id = c.device_id
     LEFT JOIN review_conversations rc ON rc.conversation_id = c.id
-   WHERE c.status IN ('FAILED', 'FILTERED', 'ACTIVE', 'COMPLETED', 'PROCESSING')
-     AND (@showReviewed = 1 OR rc.status IS NULL OR rc.status <> c.status)`;
+   WHERE c.status IN ('FAILED', 'FILTERED', 'ACTIVE', 'COMPLETED', 'PROCESSING') AND ${where}`;
+
+/**
+ * The queue, in its order (compareItems): newest first, undated last, then by id. What this
+ * user reviewed as it is now, or the clinic signed off, only with @showReviewed.
+ */
+const RECORDS_IN_QUEUE = `${recordFactsWhere(`@showReviewed = 1
+    OR ((r.label_id IS NULL OR transcript_changed OR note_changed) AND s.group_key IS NULL)`)}
+  ORDER BY l.from_ms DESC, l.id DESC`;
+const CONVERSATIONS_IN_QUEUE = `${conversationFactsWhere(
+  '(@showReviewed = 1 OR rc.status IS NULL OR rc.status <> c.status)',
+)}
+  ORDER BY coalesce(c.start_ms, cr.start_ms) IS NULL, coalesce(c.start_ms, cr.start_ms) DESC,
+           c.id DESC`;
+
+/** Items by id (@ids, a JSON array), looked up rather than scanned for. */
+const BY_ID = (column: string) => `${column} IN (SELECT value FROM json_each(@ids))`;
+const RECORDS_BY_ID = recordFactsWhere(BY_ID('l.id'));
+const CONVERSATIONS_BY_ID = conversationFactsWhere(BY_ID('c.id'));
 
 interface ConversationFactsRow {
   id: string;
@@ -102,7 +132,7 @@ const previewOf = (content: string | null): string =>
     .trim()
     .slice(0, 160);
 
-const recordFacts = (row: RecordFactsRow): ReviewFacts => ({
+const recordOf = (row: RecordFactsRow): ReviewFacts => ({
   kind: 'record',
   id: row.id,
   deviceId: null,
@@ -131,7 +161,7 @@ const recordFacts = (row: RecordFactsRow): ReviewFacts => ({
   preview: '',
 });
 
-const conversationFacts = (row: ConversationFactsRow): ReviewFacts => ({
+const conversationOf = (row: ConversationFactsRow): ReviewFacts => ({
   kind: 'conversation',
   id: row.id,
   deviceId: row.device_id,
@@ -193,19 +223,46 @@ export const reviewReads = {
     return evidence;
   },
 
-  /** Every item the review queue may show, as facts (unordered). */
-  reviewFacts(db: Db, query: ReviewFactsQuery): ReviewFacts[] {
-    const showReviewed = query.showReviewed || query.labelId !== undefined ? 1 : 0;
-    const records = all<RecordFactsRow>(db, RECORD_FACTS, {
-      showReviewed,
+  /**
+   * Every item the review queue may show, judged at `nowMs` and packed newest first
+   * (src/shared/review/queue-index.ts) on this thread: a clinic's million records never cross
+   * to the main thread, or stay there, as objects.
+   */
+  reviewQueue(db: Db, query: ReviewQueueQuery): QueueIndex {
+    const params = {
+      showReviewed: flag(query.showReviewed),
       signOffBoardName: query.signOffBoardName,
-      labelId: query.labelId ?? null,
-    }).map(recordFacts);
-    if (query.labelId !== undefined) return records;
-    return [
-      ...records,
-      ...all<ConversationFactsRow>(db, CONVERSATION_FACTS, { showReviewed }).map(conversationFacts),
-    ];
+    };
+    const judged = (facts: ReviewFacts) => reviewItem(facts, query.nowMs);
+    // The few conversations first and whole: the records' rows are read as they are packed,
+    // which keeps the connection busy until the last.
+    const conversations = all<ConversationFactsRow>(db, CONVERSATIONS_IN_QUEUE, params).map((row) =>
+      judged(conversationOf(row)),
+    );
+    const records = (function* () {
+      for (const row of each<RecordFactsRow>(db, RECORDS_IN_QUEUE, params))
+        yield judged(recordOf(row));
+    })();
+    return indexQueue(records, conversations, (item) => reasonsChangeAt(item, query.nowMs));
+  },
+
+  /** The facts of the items asked for (unordered; ids no queue holds are left out). */
+  reviewFacts(db: Db, query: ReviewFactsQuery): ReviewFacts[] {
+    const { signOffBoardName } = query;
+    const records =
+      query.records.length === 0
+        ? []
+        : all<RecordFactsRow>(db, RECORDS_BY_ID, {
+            signOffBoardName,
+            ids: JSON.stringify(query.records),
+          });
+    const conversations =
+      query.conversations.length === 0
+        ? []
+        : all<ConversationFactsRow>(db, CONVERSATIONS_BY_ID, {
+            ids: JSON.stringify(query.conversations),
+          });
+    return [...records.map(recordOf), ...conversations.map(conversationOf)];
   },
 
   /** The first words of each record's current transcript, for the items a screen shows. */

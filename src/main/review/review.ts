@@ -7,14 +7,8 @@ import {
   type ReviewSettings,
   type ReviewSettingsView,
 } from '../../shared/ipc';
-import {
-  compareItems,
-  countsTowardQueue,
-  matchesFilter,
-  reviewItem,
-  type ReviewItem,
-} from '../../shared/review/queue';
-import { dateKey, dayRange, localDate, machineTimeZone } from '../../shared/timeline';
+import { itemKey, reviewItem, type ReviewItem } from '../../shared/review/queue';
+import { queuePage, type QueueEntry, type QueueIndex } from '../../shared/review/queue-index';
 import type { Cache } from '../cache';
 import { AppError } from '../base/errors';
 
@@ -36,28 +30,6 @@ const SIGN_OFF_WRITES =
   'signed-off recordings out of its queue. Nothing is written while sign-off is off.';
 
 const PAGE_SIZE = 100;
-/** How long the queue read last is used as it is (reasons that depend on the time move on). */
-const KEPT_MS = 60_000;
-
-/**
- * Items per clinic-local day, for items newest first: a day's bounds are worked out once per day
- * (a zone's wall clock costs an Intl call), not once per item.
- */
-function countByDay(items: readonly ReviewItem[]): Map<string, number> {
-  const days = new Map<string, number>();
-  // Asked once: the machine's zone is itself an Intl call, as dear as a day's bounds.
-  const timeZone = machineTimeZone();
-  let day: { key: string; startMs: number; endMs: number } | undefined;
-  for (const { startMs } of items) {
-    if (startMs === null) continue;
-    if (!day || startMs < day.startMs || startMs >= day.endMs) {
-      const date = localDate(startMs, timeZone);
-      day = { key: dateKey(date), ...dayRange(date, timeZone) };
-    }
-    days.set(day.key, (days.get(day.key) ?? 0) + 1);
-  }
-  return days;
-}
 
 /**
  * The review queue of the active account, read from its cache (so offline too): each item with
@@ -66,65 +38,71 @@ function countByDay(items: readonly ReviewItem[]): Map<string, number> {
  */
 export class Review {
   private readonly now: () => number;
-  private kept: { cache: Cache; at: number; items: ReviewItem[] } | null = null;
+  /** The queue read last, or being read: asks meanwhile wait for that read (seconds at 1M). */
+  private kept: { cache: Cache; index: Promise<QueueIndex> } | null = null;
 
   constructor(private readonly deps: ReviewDeps) {
     this.now = deps.now ?? Date.now;
   }
 
   /**
-   * The queue's items: kept from the last reading for a while (a sync, a mark or a sign-off reads
-   * it anew through refresh()), so opening Review does not wait for 10,000 items to be read and
-   * judged again; everything else (reviewed ones shown, one record) is read each time.
+   * The queue's index (src/shared/review/queue-index.ts), kept from the last reading until the
+   * clock would change a reason in it; a sync, a mark, an assignment or a sign-off reads it anew
+   * through refresh(). The list with the reviewed ones too is read each time.
    */
-  private async items(
-    query: { showReviewed: boolean; labelId?: string } = { showReviewed: false },
-  ): Promise<ReviewItem[]> {
+  private async index(showReviewed = false): Promise<QueueIndex> {
     const cache = await this.deps.cache();
+    const read = () =>
+      cache.read.reviewQueue({
+        showReviewed,
+        signOffBoardName: SIGN_OFF_BOARD_NAME,
+        nowMs: this.now(),
+      });
+    if (showReviewed) return read();
     const kept = this.kept;
-    const plain = !query.showReviewed && query.labelId === undefined;
-    if (plain && kept?.cache === cache && this.now() - kept.at < KEPT_MS) return kept.items;
-    const facts = await cache.read.reviewFacts({ ...query, signOffBoardName: SIGN_OFF_BOARD_NAME });
+    if (kept?.cache === cache) {
+      const index = await kept.index;
+      if (this.now() < index.validUntilMs) return index;
+    }
+    const index = read();
+    this.kept = { cache, index };
+    // A read that failed is not kept: the next asks again.
+    index.catch(() => {
+      if (this.kept?.index === index) this.kept = null;
+    });
+    return index;
+  }
+
+  /** Items read whole, judged now, in the order asked. */
+  private async itemsOf(entries: readonly QueueEntry[]): Promise<ReviewItem[]> {
+    if (entries.length === 0) return [];
+    const facts = await (
+      await this.deps.cache()
+    ).read.reviewFacts({
+      signOffBoardName: SIGN_OFF_BOARD_NAME,
+      records: entries.filter((e) => e.kind === 'record').map((e) => e.id),
+      conversations: entries.filter((e) => e.kind === 'conversation').map((e) => e.id),
+    });
     const now = this.now();
-    const items = facts.map((f) => reviewItem(f, now));
-    if (plain) this.kept = { cache, at: now, items };
-    return items;
+    const byKey = new Map(facts.map((f) => [itemKey(f), reviewItem(f, now)]));
+    return entries.flatMap((e) => byKey.get(itemKey(e)) ?? []);
   }
 
   async list({ filter = {}, fromMs, toMs, offset = 0, limit = PAGE_SIZE }: ListInput = {}) {
-    const cache = await this.deps.cache();
-    const all = await this.items({ showReviewed: filter.showReviewed === true });
-    const count = all.filter(countsTowardQueue).length;
-    const sources = new Map<string, ReviewPage['sources'][number]>();
-    for (const item of all) {
-      if (!item.inQueue) continue;
-      const source = sources.get(item.source.key) ?? { ...item.source, count: 0 };
-      source.count += 1;
-      sources.set(item.source.key, source);
-    }
-    const matching = all
-      .filter((item) => matchesFilter(item, filter))
-      .filter(
-        (item) =>
-          (fromMs === undefined || (item.startMs !== null && item.startMs >= fromMs)) &&
-          (toMs === undefined || (item.startMs !== null && item.startMs < toMs)),
-      )
-      .sort(compareItems);
-    const days = countByDay(matching);
-    const items = matching.slice(offset, offset + limit);
+    const index = await this.index(filter.showReviewed === true);
+    const { entries, ...counts } = queuePage(index, { filter, fromMs, toMs, offset, limit });
+    const items = await this.itemsOf(entries);
     const records = items.filter((i) => i.kind === 'record').map((i) => i.id);
-    const previews = records.length > 0 ? await cache.read.reviewPreviews(records) : {};
+    const previews =
+      records.length > 0 ? await (await this.deps.cache()).read.reviewPreviews(records) : {};
     return {
+      ...counts,
       items: items.map((i) => (i.kind === 'record' ? { ...i, preview: previews[i.id] ?? '' } : i)),
-      total: matching.length,
-      count,
-      days: [...days].map(([key, n]) => ({ key, count: n })),
-      sources: [...sources.values()].sort((a, b) => a.name.localeCompare(b.name)),
     } satisfies ReviewPage;
   }
 
   async count(): Promise<number> {
-    return (await this.items()).filter(countsTowardQueue).length;
+    return queuePage(await this.index(), { offset: 0, limit: 0 }).count;
   }
 
   /** Reads the queue anew and says its count (after a sync, a mark, a sign-off read, a switch of account). */
@@ -146,7 +124,7 @@ export class Review {
   /** A record's review, for the record view. */
   async record(labelId: string): Promise<RecordReview> {
     const [[item], settings] = await Promise.all([
-      this.items({ showReviewed: true, labelId }),
+      this.itemsOf([{ kind: 'record', id: labelId }]),
       this.settings(),
     ]);
     return {

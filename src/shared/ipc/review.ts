@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { EpochMs, Uuid } from '../api';
 import type { PatientMatch } from '../review/patient-match';
+import type { QueuePage } from '../review/queue-index';
 import {
   REVIEW_REASONS,
   type ReviewedState,
@@ -33,18 +34,8 @@ export interface ReviewSettings {
   signOff: boolean;
 }
 
-/** One page of the queue, with what the screen's headings and filters need of the whole. */
-export interface ReviewPage {
-  items: ReviewItem[];
-  /** Items matching the filter (and range). */
-  total: number;
-  /** The queue's count (the sidebar's): items this user can act on, whatever the filter. */
-  count: number;
-  /** Matching items per clinic-local day ("2026-11-23"), newest first. */
-  days: { key: string; count: number }[];
-  /** Rooms and devices the queue holds, for the filter. */
-  sources: { key: string; name: string; count: number }[];
-}
+/** One page of the queue, its items whole, with what the screen's headings and filters need of the whole. */
+export type ReviewPage = Omit<QueuePage, 'entries'> & { items: ReviewItem[] };
 
 /** What the record view shows of a record's review. */
 export interface RecordReview {

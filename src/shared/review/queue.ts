@@ -99,6 +99,15 @@ function reasonsOf(facts: ReviewFacts, nowMs: number): ReviewReason[] {
 }
 
 /**
+ * When the clock alone next changes the item's reasons (reasonsOf): an active conversation's
+ * end passing makes it "still active". Null when nothing but a change of its facts would.
+ */
+export function reasonsChangeAt(facts: ReviewFacts, nowMs: number): number | null {
+  const ends = facts.kind === 'conversation' && facts.conversationStatus === 'ACTIVE';
+  return ends && facts.endMs !== null && facts.endMs > nowMs ? facts.endMs : null;
+}
+
+/**
  * The item as the queue shows it: the facts given (not copied: a queue judges thousands of them,
  * just read) with its reasons and state.
  */
@@ -121,15 +130,6 @@ export interface ReviewFilter {
   reasons?: ReviewReasonKind[];
   /** Also list what was reviewed or signed off (to undo a mark). */
   showReviewed?: boolean;
-}
-
-export function matchesFilter(item: ReviewItem, filter: ReviewFilter): boolean {
-  if (!item.inQueue && !filter.showReviewed) return false;
-  if (filter.sources?.length && !filter.sources.includes(item.source.key)) return false;
-  if (filter.kinds?.length && !filter.kinds.includes(item.kind)) return false;
-  if (filter.reasons?.length && !item.reasons.some((r) => filter.reasons!.includes(r.kind)))
-    return false;
-  return true;
 }
 
 /** The number the sidebar shows: items in the queue this user can act on. */

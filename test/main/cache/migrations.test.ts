@@ -11,6 +11,7 @@ import { migration as searchByTime } from '../../../src/main/cache/migrations/00
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
+import { queuePage, type QueueIndex } from '../../../src/shared/review/queue-index';
 import { checkIndexes, label, MINUTE, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('migrations');
@@ -301,12 +302,21 @@ describe('005 conversation ranges', () => {
 });
 
 describe('006 review state', () => {
+  const signOffBoardName = 'Earmark sign-off';
+  /** The queue's items in its order, read whole. */
+  const queueFacts = (db: Db, showReviewed = false): ReviewFacts[] => {
+    const index = runQuery(db, 'read', 'reviewQueue', [
+      { showReviewed, signOffBoardName, nowMs: Date.now() },
+    ]) as QueueIndex;
+    const { entries } = queuePage(index, { offset: 0, limit: 100, filter: { showReviewed } });
+    const ids = (kind: string) => entries.filter((e) => e.kind === kind).map((e) => e.id);
+    const whole = runQuery(db, 'read', 'reviewFacts', [
+      { signOffBoardName, records: ids('record'), conversations: ids('conversation') },
+    ]) as ReviewFacts[];
+    return entries.map((e) => whole.find((f) => f.kind === e.kind && f.id === e.id)!);
+  };
   const facts = (db: Db, showReviewed = false) =>
-    (
-      runQuery(db, 'read', 'reviewFacts', [
-        { showReviewed, signOffBoardName: 'Earmark sign-off' },
-      ]) as ReviewFacts[]
-    ).map((f) => [f.kind, f.id, f.reviewed.state]);
+    queueFacts(db, showReviewed).map((f) => [f.kind, f.id, f.reviewed.state]);
 
   it('keeps version 5 data, and a record reviewed comes back as updated when its transcript changes', () => {
     const { db, file } = cacheAt(5);
@@ -350,9 +360,7 @@ describe('006 review state', () => {
       ],
     };
     runQuery(db, 'write', 'storeLabels', [[regenerated], T0 + 61 * MINUTE]);
-    const [updated] = runQuery(db, 'read', 'reviewFacts', [
-      { showReviewed: false, signOffBoardName: 'Earmark sign-off' },
-    ]) as ReviewFacts[];
+    const [updated] = queueFacts(db);
     expect(updated).toMatchObject({
       id: heard.id,
       reviewed: { state: 'changed', transcript: true, note: false },
@@ -404,9 +412,7 @@ describe('006 review state', () => {
       T0,
     ]);
     expect(facts(db)).toEqual([]);
-    const [shown] = runQuery(db, 'read', 'reviewFacts', [
-      { showReviewed: true, signOffBoardName: 'Earmark sign-off' },
-    ]) as ReviewFacts[];
+    const [shown] = queueFacts(db, true);
     expect(shown!.signedOff).toEqual({ by: 'Helen Marsh', at: stamp });
     const plan = (
       db

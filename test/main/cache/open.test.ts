@@ -173,7 +173,11 @@ describe('a damaged cache', () => {
     // The sync brings the reviewed record back as it was: still reviewed; the settings stayed.
     const reviewed = label(3, { notes: [note(`${'routine check words '.repeat(40)} 3`, T0)] });
     await cache.write.storeLabels([reviewed], T0);
-    const query = { showReviewed: true, signOffBoardName: 'Earmark sign-off' };
+    const query = {
+      records: [reviewed.id],
+      conversations: [],
+      signOffBoardName: 'Earmark sign-off',
+    };
     expect((await cache.read.reviewFacts(query)).map((f) => [f.id, f.reviewed.state])).toEqual([
       [reviewed.id, 'current'],
     ]);

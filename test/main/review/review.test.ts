@@ -9,7 +9,9 @@ import {
   type ReviewItem,
   type ReviewNotification,
 } from '../../../src/shared/ipc';
+import { openCache } from '../../../src/main/cache';
 import type { Core } from '../../../src/main/core';
+import { Review } from '../../../src/main/review/review';
 import { STAFF } from '../../../src/service/demo/dialogue';
 import {
   baseMinute,
@@ -296,5 +298,54 @@ describe('told when a conversation created here is ready', () => {
       timeout: 20_000,
     });
     expect((admin.events['review.notification'] ?? []).length).toBe(before);
+  });
+});
+
+describe('the queue kept between reads', () => {
+  it('is read again once an active conversation’s end passes, and kept until then', async () => {
+    const cache = await openCache({ file: join(folder, 'kept.sqlite') });
+    try {
+      const startMs = BASE - 10 * MINUTE_MS;
+      const endMs = BASE + 5 * MINUTE_MS;
+      await cache.write.storeConversation(
+        {
+          conversationId: 'conv-active',
+          deviceId: DEMO_DEVICES[0].id,
+          status: 'ACTIVE',
+          speechMinuteCount: 3,
+          transcriptState: 'PROCESSING',
+          isImportable: false,
+          notImportableReason: '',
+          transcriptText: '',
+          startMs,
+          endMs,
+        },
+        BASE,
+      );
+      let now = BASE;
+      const review = new Review({
+        cache: async () => cache,
+        changed: () => undefined,
+        mayTurnOnSignOff: async () => undefined,
+        now: () => now,
+      });
+      const listed = async () => (await review.list()).items.map((i) => [i.id, i.reasons]);
+      expect(await listed()).toEqual([]);
+      // Written behind its back (no refresh): the kept queue is still the one shown…
+      await cache.write.storeConversation(
+        {
+          ...(await cache.read.conversation(DEMO_DEVICES[0].id, 'conv-active'))!,
+          status: 'FAILED',
+        },
+        BASE,
+      );
+      now = endMs - 1;
+      expect(await listed()).toEqual([]);
+      // …until the end passes: read again, as it is now.
+      now = endMs;
+      expect(await listed()).toEqual([['conv-active', [{ kind: 'failed', reason: '' }]]]);
+    } finally {
+      await cache.close();
+    }
   });
 });

@@ -2,45 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   compareItems,
   countsTowardQueue,
-  matchesFilter,
   reasonWords,
   reviewDays,
   reviewItem,
   type ReviewFacts,
 } from '../../../src/shared/review/queue';
+import { conversationFacts, recordFacts } from '../../support/review-facts';
 
 const NOW = Date.parse('2026-11-23T15:00:00Z');
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
-const record = (extra: Partial<ReviewFacts> = {}): ReviewFacts => ({
-  kind: 'record',
-  id: 'rec-1',
-  deviceId: null,
-  source: { key: 'HUB-1', name: 'Consult Room 1' },
-  startMs: NOW - 3_600_000,
-  endMs: NOW - 3_000_000,
-  recordType: 'HubMic',
-  patient: 'Pepper',
-  reviewed: { state: 'never' },
-  transcriptPending: false,
-  conversationStatus: null,
-  statusReason: '',
-  signedOff: null,
-  preview: 'Hello',
-  ...extra,
-});
-
+const record = (extra: Partial<ReviewFacts> = {}): ReviewFacts =>
+  recordFacts({ startMs: NOW - 3_600_000, endMs: NOW - 3_000_000, preview: 'Hello', ...extra });
 const conversation = (extra: Partial<ReviewFacts> = {}): ReviewFacts =>
-  record({
-    kind: 'conversation',
-    id: 'conv-1',
-    deviceId: 'hub-1',
-    recordType: null,
-    patient: null,
-    conversationStatus: 'FAILED',
-    statusReason: 'Audio of 3 minutes did not finish uploading from the device.',
-    ...extra,
-  });
+  conversationFacts({ startMs: NOW - 3_600_000, endMs: NOW - 3_000_000, ...extra });
 
 const words = (facts: ReviewFacts) =>
   reviewItem(facts, NOW).reasons.map((reason) => reasonWords(reason, clock));
@@ -115,30 +90,6 @@ describe('why an item is in the queue', () => {
     );
     expect(item.inQueue).toBe(false);
     expect(countsTowardQueue(item)).toBe(false);
-  });
-});
-
-describe('filters', () => {
-  const items = [
-    reviewItem(record({ id: 'a', patient: null }), NOW),
-    reviewItem(record({ id: 'b', source: { key: 'HUB-2', name: 'Consult Room 2' } }), NOW),
-    reviewItem(conversation({ id: 'c' }), NOW),
-    reviewItem(record({ id: 'd', reviewed: { state: 'current', at: NOW } }), NOW),
-  ];
-  const ids = (filter: Parameters<typeof matchesFilter>[1]) =>
-    items.filter((item) => matchesFilter(item, filter)).map((item) => item.id);
-
-  it('keep the queue by default, and every item when asked for the reviewed ones too', () => {
-    expect(ids({})).toEqual(['a', 'b', 'c']);
-    expect(ids({ showReviewed: true })).toEqual(['a', 'b', 'c', 'd']);
-  });
-
-  it('by room or device, kind and reason, together', () => {
-    expect(ids({ sources: ['HUB-2'] })).toEqual(['b']);
-    expect(ids({ kinds: ['conversation'] })).toEqual(['c']);
-    expect(ids({ reasons: ['no-patient'] })).toEqual(['a']);
-    expect(ids({ reasons: ['failed', 'no-patient'] })).toEqual(['a', 'c']);
-    expect(ids({ kinds: ['record'], sources: ['HUB-1'] })).toEqual(['a']);
   });
 });
 
