@@ -173,6 +173,43 @@ describe('GET /organizations/{orgId}/labels (seed §4.2)', () => {
   });
 });
 
+describe('the listing’s SQL', () => {
+  it('reads a page in the index’s order, and counts without the patients unless it searches them', async () => {
+    // A service of its own, so each listing's text is prepared (seen) here first.
+    const own = await startService();
+    try {
+      const { db } = own.service;
+      const prepared: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => {
+        prepared.push(sql);
+        return prepare(sql);
+      }) as typeof db.prepare;
+      const { organizationId, apiKey } = own.credentials.primary;
+      for (const query of ['toTime=2026-12-01T00:00:00Z', 'types=HubMic&isSortingDescending=false'])
+        expect(
+          (await own.call(`/organizations/${organizationId}/labels?${query}`, { key: apiKey }))
+            .status,
+        ).toBe(200);
+      db.prepare = prepare;
+      const params = { organizationId, toMs: 0, type0: 'HubMic', limit: 50, offset: 0 };
+      const plan = (sql: string) =>
+        (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
+          .map((row) => row.detail)
+          .join('; ');
+      const pages = prepared.filter((sql) => sql.includes('LIMIT @limit'));
+      const counts = prepared.filter((sql) => sql.includes('count(*)'));
+      expect(pages).toHaveLength(2);
+      expect(counts).toHaveLength(2);
+      // A million labels were sorted for every page when the order repeated from_ms.
+      for (const sql of pages) expect(plan(sql)).not.toContain('TEMP B-TREE');
+      for (const sql of counts) expect(sql).not.toContain('patients');
+    } finally {
+      await own.dispose();
+    }
+  });
+});
+
 describe('GET /labels/{labelId}', () => {
   it('returns every note version, append-only', async () => {
     const label = fixture[0]!;

@@ -308,11 +308,17 @@ export type CachedLabelQuery = Omit<LabelListQuery, 'sortingProperty'> & {
   sortingProperty?: RecordingOrder;
 };
 
+/**
+ * Each order, then from_ms and id to break ties as the service does. No term twice: a repeated
+ * one keeps SQLite from reading an index in order.
+ */
 const SORT_ORDER: Record<RecordingOrder, (direction: string) => string> = {
-  FromTime: (direction: string) => `from_ms ${direction}`,
-  Duration: (direction: string) => `to_ms - from_ms ${direction}`,
-  Type: (direction: string) => `type ${direction}`,
-  Patient: (direction: string) => `patient_name IS NULL, patient_name COLLATE NOCASE ${direction}`,
+  FromTime: (direction: string) => `from_ms ${direction}, id ${direction}`,
+  Duration: (direction: string) =>
+    `to_ms - from_ms ${direction}, from_ms ${direction}, id ${direction}`,
+  Type: (direction: string) => `type ${direction}, from_ms ${direction}, id ${direction}`,
+  Patient: (direction: string) =>
+    `patient_name IS NULL, patient_name COLLATE NOCASE ${direction}, from_ms ${direction}, id ${direction}`,
 };
 
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -374,8 +380,7 @@ export const labelReads = {
     >;
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const direction = query.isSortingDescending === false ? 'ASC' : 'DESC';
-    const order = `ORDER BY ${SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction)},
-      from_ms ${direction}, id ${direction}`;
+    const order = `ORDER BY ${SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction)}`;
     const total = get<{ n: number }>(db, `SELECT count(*) AS n FROM labels ${filter}`, params)!.n;
     const rows = all<LabelRow>(
       db,

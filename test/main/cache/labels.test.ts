@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../../src/main/cache';
+import { openCacheDatabase } from '../../../src/main/cache/database';
+import { runQuery } from '../../../src/main/cache/queries';
 import { label, MINUTE, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-labels');
@@ -170,5 +172,31 @@ describe('deleting', () => {
     ).toBe(1);
     expect((await local.read.labels()).items.map((l) => l.id)).toEqual([rows[3]!.id, rows[1]!.id]);
     await local.close();
+  });
+});
+
+describe('the list’s SQL', () => {
+  it('reads a page by start or by duration in its index’s order, sorting nothing', () => {
+    const { db } = openCacheDatabase(join(tempDir(), 'plans.sqlite'));
+    const prepared: string[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    }) as typeof db.prepare;
+    for (const isSortingDescending of [true, false])
+      for (const sortingProperty of ['FromTime', 'Duration'] as const)
+        runQuery(db, 'read', 'labels', [{ sortingProperty, isSortingDescending, limit: 5 }]);
+    db.prepare = prepare;
+    const pages = prepared.filter((sql) => sql.includes('LIMIT @limit'));
+    expect(pages).toHaveLength(4);
+    for (const sql of pages) {
+      const plan = (
+        prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ limit: 5, offset: 0 }) as { detail: string }[]
+      ).map((row) => row.detail);
+      // A repeated term (from_ms twice) had SQLite sort every page's ties apart.
+      expect(plan.join('; ')).not.toContain('TEMP B-TREE');
+    }
+    db.close();
   });
 });
