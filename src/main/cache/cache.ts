@@ -65,7 +65,8 @@ export interface CacheOptions {
   thread?: 'worker' | 'main';
   /**
    * With 'worker': a second, read-only thread for reads, so a screen's query never waits behind
-   * a sync's write transaction (WAL lets it read the last committed state). Default true.
+   * a sync's write transaction (WAL lets it read the last committed state), and a third for the
+   * long reads (LONG_READS), started at the first. Default true.
    */
   separateReader?: boolean;
   /** The SQLite addon for this runtime when not the default (Electron's ABI build). */
@@ -246,6 +247,13 @@ class ClosedGuard {
   }
 }
 
+/**
+ * Reads that take seconds at a hospital's scale (the review queue reads every record): with a
+ * separate reader, a thread of their own, started at the first, so a screen's reads never wait
+ * behind one.
+ */
+const LONG_READS: ReadonlySet<string> = new Set(['reviewQueue']);
+
 async function openInWorkers(options: CacheOptions): Promise<Cache> {
   const { file, nativeBinding } = options;
   const writer = await WorkerConnection.start({ file, role: 'writer', nativeBinding }, options);
@@ -257,8 +265,25 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
     await writer.close();
     throw error;
   }
+  let longReader: Promise<WorkerConnection> | undefined;
+  const longRead: Call = async (side, name, args) => {
+    const starting = (longReader ??= WorkerConnection.start(
+      { file, role: 'reader', nativeBinding },
+      options,
+    ));
+    // A thread that could not start is started again at the next long read.
+    starting.catch(() => {
+      if (longReader === starting) longReader = undefined;
+    });
+    return (await starting).call(side, name, args);
+  };
   const guard = new ClosedGuard();
-  const readCall = guard.wrap((reader ?? writer).call, file);
+  const readCall = guard.wrap(
+    reader
+      ? (side, name, args) => (LONG_READS.has(name) ? longRead : reader.call)(side, name, args)
+      : writer.call,
+    file,
+  );
   const writeCall = guard.wrap(writer.call, file);
   return {
     file,
@@ -269,6 +294,7 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
     async close() {
       if (guard.closed) return;
       guard.closed = true;
+      await (await longReader?.catch(() => undefined))?.close();
       await reader?.close();
       await writer.close();
     },

@@ -85,6 +85,24 @@ describe('opening a cache', () => {
     await inWorker.close();
   });
 
+  it('answers a screen’s reads while a long read (the review queue of every record) goes on', async () => {
+    const cache = await openCache({ file: join(tempDir(), 'long.sqlite') });
+    await cache.write.storeLabels(
+      Array.from({ length: 20_000 }, (_, i) => label(i)),
+      T0,
+    );
+    const answered: string[] = [];
+    await Promise.all([
+      cache.read
+        .reviewQueue({ showReviewed: false, signOffBoardName: 'Earmark sign-off', nowMs: T0 })
+        .then((queue) => answered.push(`queue of ${queue.ids.length}`)),
+      cache.read.labels({ limit: 5 }).then((page) => answered.push(`page of ${page.items.length}`)),
+    ]);
+    // Asked second, answered first: the queue is read on a thread of its own.
+    expect(answered).toEqual(['page of 5', 'queue of 20000']);
+    await cache.close();
+  });
+
   it('rejects queries after close, and a second close is harmless', async () => {
     const cache = await openCache({ file: join(tempDir(), 'c.sqlite') });
     await cache.close();
