@@ -97,17 +97,18 @@ export function indexQueue(
 ): QueueIndex {
   const builder = new QueueIndexBuilder();
   let validUntilMs = Number.POSITIVE_INFINITY;
-  const a = records[Symbol.iterator]();
-  const b = conversations[Symbol.iterator]();
-  let nextA = a.next();
-  let nextB = b.next();
-  while (!nextA.done || !nextB.done) {
-    const takeA = nextB.done || (!nextA.done && compareItems(nextA.value, nextB.value) <= 0);
-    const item = takeA ? nextA.value : nextB.value;
+  const recordsLeft = records[Symbol.iterator]();
+  const conversationsLeft = conversations[Symbol.iterator]();
+  let record = recordsLeft.next();
+  let conversation = conversationsLeft.next();
+  while (!record.done || !conversation.done) {
+    const takeRecord =
+      conversation.done || (!record.done && compareItems(record.value, conversation.value) <= 0);
+    const item = takeRecord ? record.value : conversation.value;
     validUntilMs = Math.min(validUntilMs, changesAt(item) ?? Number.POSITIVE_INFINITY);
     builder.add(item);
-    if (takeA) nextA = a.next();
-    else nextB = b.next();
+    if (takeRecord) record = recordsLeft.next();
+    else conversation = conversationsLeft.next();
   }
   return builder.build(validUntilMs);
 }
