@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS, type Label, type RecordType } from '../../src/shared/api';
 import { recipeByteLength, type AudioRecipe } from '../../src/service/audio/recipe';
+import { watchPrepared } from '../support/prepared';
 import { problemOf, startService, type RunningService } from './harness';
 
 let svc: RunningService;
@@ -178,27 +179,18 @@ describe('the listing’s SQL', () => {
     // A service of its own, so each listing's text is prepared (seen) here first.
     const own = await startService();
     try {
-      const { db } = own.service;
-      const prepared: string[] = [];
-      const prepare = db.prepare.bind(db);
-      db.prepare = ((sql: string) => {
-        prepared.push(sql);
-        return prepare(sql);
-      }) as typeof db.prepare;
+      const prepared = watchPrepared(own.service.db);
       const { organizationId, apiKey } = own.credentials.primary;
       for (const query of ['toTime=2026-12-01T00:00:00Z', 'types=HubMic&isSortingDescending=false'])
         expect(
           (await own.call(`/organizations/${organizationId}/labels?${query}`, { key: apiKey }))
             .status,
         ).toBe(200);
-      db.prepare = prepare;
+      prepared.stop();
       const params = { organizationId, toMs: 0, type0: 'HubMic', limit: 50, offset: 0 };
-      const plan = (sql: string) =>
-        (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
-          .map((row) => row.detail)
-          .join('; ');
-      const pages = prepared.filter((sql) => sql.includes('LIMIT @limit'));
-      const counts = prepared.filter((sql) => sql.includes('count(*)'));
+      const plan = (sql: string) => prepared.plan(sql, params);
+      const pages = prepared.texts.filter((sql) => sql.includes('LIMIT @limit'));
+      const counts = prepared.texts.filter((sql) => sql.includes('count(*)'));
       expect(pages).toHaveLength(2);
       expect(counts).toHaveLength(2);
       // A million labels were sorted for every page when the order repeated from_ms.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchPrepared } from '../support/prepared';
 import { DEMO_DEVICES, startService, type RunningService } from './harness';
 
 /** The service's stores run their SQL through src/node-common/sql.ts, which prepares each text once. */
@@ -9,13 +10,7 @@ describe('the service', () => {
   beforeAll(async () => {
     svc = await startService();
     // Count what the service's connection prepares from now on.
-    prepared = [];
-    const { db } = svc.service;
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      prepared.push(sql);
-      return prepare(sql);
-    }) as typeof db.prepare;
+    prepared = watchPrepared(svc.service.db).texts;
   });
   afterAll(() => svc.dispose());
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../../src/main/cache';
 import { openCacheDatabase } from '../../../src/main/cache/database';
 import { runQuery } from '../../../src/main/cache/queries';
+import { watchPrepared } from '../../support/prepared';
 import { label, MINUTE, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-labels');
@@ -178,25 +179,16 @@ describe('deleting', () => {
 describe('the list’s SQL', () => {
   it('reads a page by start or by duration in its index’s order, sorting nothing', () => {
     const { db } = openCacheDatabase(join(tempDir(), 'plans.sqlite'));
-    const prepared: string[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      prepared.push(sql);
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepared = watchPrepared(db);
     for (const isSortingDescending of [true, false])
       for (const sortingProperty of ['FromTime', 'Duration'] as const)
         runQuery(db, 'read', 'labels', [{ sortingProperty, isSortingDescending, limit: 5 }]);
-    db.prepare = prepare;
-    const pages = prepared.filter((sql) => sql.includes('LIMIT @limit'));
+    prepared.stop();
+    const pages = prepared.texts.filter((sql) => sql.includes('LIMIT @limit'));
     expect(pages).toHaveLength(4);
-    for (const sql of pages) {
-      const plan = (
-        prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ limit: 5, offset: 0 }) as { detail: string }[]
-      ).map((row) => row.detail);
-      // A repeated term (from_ms twice) had SQLite sort every page's ties apart.
-      expect(plan.join('; ')).not.toContain('TEMP B-TREE');
-    }
+    // A repeated term (from_ms twice) had SQLite sort every page's ties apart.
+    for (const sql of pages)
+      expect(prepared.plan(sql, { limit: 5, offset: 0 })).not.toContain('TEMP B-TREE');
     db.close();
   });
 });
