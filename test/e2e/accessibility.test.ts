@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import { currentTranscript, isProcessingContent } from '../../src/shared/transcript';
+import { addDays } from '../../src/shared/timeline';
 import {
   chromiumProblem,
   busyDay,
@@ -69,6 +70,16 @@ describe.skipIf(problem !== undefined)(
             .getByRole('listitem')
             .first()
             .waitFor();
+        },
+      ],
+      [
+        'hub timeline, a day with nothing recorded',
+        async () => {
+          await page.goto(`${origin}/#timeline`);
+          await page.getByRole('slider', { name: /^Timeline of/ }).waitFor();
+          // Before the demo clinic's history: an empty lane, named for what it would hold.
+          await showDay(page, addDays(busyDay(), -3 * 365));
+          await page.getByRole('group', { name: 'Conversations and suggested consults' }).waitFor();
         },
       ],
       [
