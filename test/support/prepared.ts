@@ -14,8 +14,13 @@ export function watchPrepared(db: Db) {
   return {
     texts,
     stop: () => void (db.prepare = prepare),
-    plan: (sql: string, params: Record<string, unknown>) =>
-      (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
+    /** `params`: named ones as an object, positional ones as an array. */
+    plan: (sql: string, params: Record<string, unknown> | unknown[]) =>
+      (
+        prepare(`EXPLAIN QUERY PLAN ${sql}`).all(
+          ...(Array.isArray(params) ? params : [params]),
+        ) as { detail: string }[]
+      )
         .map((row) => row.detail)
         .join('; '),
   };

@@ -242,13 +242,24 @@ function storeDetails(db: Db, labels: readonly Label[], fetchedAt: number): void
   run(db, UPSERT_NOTES, { notes: notesJson });
 }
 
-const labelCount = (db: Db) => get<{ n: number }>(db, 'SELECT count(*) AS n FROM labels')!.n;
+/**
+ * How many of `ids` the cache holds: a page's lookups, where counting the whole table before
+ * and after a page would read every label (at a million, each listing page and each page of the
+ * list kept while scrolling).
+ */
+const heldOf = (db: Db, ids: readonly string[]) =>
+  get<{ n: number }>(
+    db,
+    'SELECT count(*) AS n FROM labels WHERE id IN (SELECT value FROM json_each(?))',
+    JSON.stringify(ids),
+  )!.n;
 
 export const labelWrites = {
   /** Stores a page of a listing; answers which labels need their notes fetched. */
   storeLabelPage(db: Db, page: LabelPageInput): LabelPageResult {
     return db.transaction(() => {
-      const before = labelCount(db);
+      const ids = [...new Set(page.rows.map((label) => label.id))];
+      const heldBefore = heldOf(db, ids);
       const whole = page.rows.filter((label) => label.ownedPatientNotes !== null);
       const bare = page.rows.filter((label) => label.ownedPatientNotes === null);
       storeDetails(db, whole, page.seenAt);
@@ -268,7 +279,7 @@ export const labelWrites = {
         .sort((a, b) => b.from_ms - a.from_ms || (a.id < b.id ? 1 : -1))
         .map((row) => row.id);
       if (page.state) saveSyncState(db, page.state);
-      return { needNotes, added: labelCount(db) - before };
+      return { needNotes, added: ids.length - heldBefore };
     })();
   },
 

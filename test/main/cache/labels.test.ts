@@ -39,6 +39,20 @@ describe('listing pages', () => {
     });
   });
 
+  it('count as added only the labels the cache did not hold, each once', async () => {
+    const held = label(40);
+    await cache.write.storeLabelPage({ rows: [held], seenAt: T0 });
+    const fresh = label(41);
+    const whole = label(42, { notes: [note('came with the listing', T0)] });
+    // A row listed twice (a page boundary moved under a listing) is still one label.
+    const result = await cache.write.storeLabelPage({
+      rows: [held, fresh, fresh, whole],
+      seenAt: T0 + HOUR,
+    });
+    expect(result.added).toBe(2);
+    expect(await cache.read.label(fresh.id)).not.toBeNull();
+  });
+
   it('in the re-scan window, also ask again for notes that may still change', async () => {
     const settleMs = 24 * HOUR;
     const recent = label(10, { fromMs: T0 });
@@ -177,6 +191,17 @@ describe('deleting', () => {
 });
 
 describe('the list’s SQL', () => {
+  it('counts what a listing page adds among its own rows, not over every label', () => {
+    const { db } = openCacheDatabase(join(tempDir(), 'page-plans.sqlite'));
+    const prepared = watchPrepared(db);
+    runQuery(db, 'write', 'storeLabelPage', [{ rows: [label(50), label(51)], seenAt: T0 }]);
+    prepared.stop();
+    const counts = prepared.texts.filter((sql) => sql.includes('count(*)'));
+    expect(counts).not.toHaveLength(0);
+    for (const sql of counts) expect(prepared.plan(sql, ['[]'])).not.toMatch(/SCAN labels\b/);
+    db.close();
+  });
+
   it('reads a page by start or by duration in its index’s order, sorting nothing', () => {
     const { db } = openCacheDatabase(join(tempDir(), 'plans.sqlite'));
     const prepared = watchPrepared(db);
