@@ -49,16 +49,20 @@ export async function walkConversations(ctx: RunContext): Promise<void> {
             ctx.startedAt - saved.lastFullAt >= ctx.tuning.fullRescanMs,
         };
   const walk = state.walk!;
+  const listPage = (pageToken: string | null) =>
+    ctx.call((options) =>
+      ctx.deps.api.conversations.list(
+        { pageSize: ctx.tuning.conversationPageSize, ...(pageToken ? { pageToken } : {}) },
+        options,
+      ),
+    );
+  let nextPage: ReturnType<typeof listPage> | null = null;
   for (;;) {
+    const asked = nextPage ?? listPage(state.pageToken);
+    nextPage = null;
     let page;
     try {
-      const pageToken = state.pageToken ?? undefined;
-      page = await ctx.call((options) =>
-        ctx.deps.api.conversations.list(
-          { pageSize: ctx.tuning.conversationPageSize, ...(pageToken ? { pageToken } : {}) },
-          options,
-        ),
-      );
+      page = await asked;
     } catch (error) {
       // A saved token the service no longer takes: walk again from the top.
       if (isApiError(error) && error.kind === 'bad_request' && state.pageToken !== null) {
@@ -73,6 +77,12 @@ export async function walkConversations(ctx: RunContext): Promise<void> {
       pageToken: end ? null : page.nextPageToken!,
       position: state.position + page.items.length,
     };
+    // A full walk reads every page: the next is asked for while this one is stored (an
+    // incremental walk may stop at this page, and would have asked for nothing).
+    if (state.full && !end) {
+      nextPage = listPage(next.pageToken);
+      nextPage.catch(() => undefined); // awaited next turn, or dropped if this one fails
+    }
     const stored = await write.storeConversationPage({
       items: page.items,
       walk,

@@ -284,6 +284,52 @@ describe('cancelling', () => {
   });
 });
 
+describe('a full walk of the conversations', () => {
+  it('asks for the next page while it stores this one, and stores each page once, in order', async () => {
+    const local = await setUpSync(svc, tempDir());
+    let asked = 0;
+    const askedWhenStored: number[] = [];
+    const positions: number[] = [];
+    const write = local.cache.write;
+    const cache = {
+      ...local.cache,
+      write: new Proxy(write, {
+        get: (target, name, receiver) =>
+          name === 'storeConversationPage'
+            ? async (page: Parameters<typeof write.storeConversationPage>[0]) => {
+                const stored = await target.storeConversationPage(page);
+                positions.push(page.startPosition);
+                askedWhenStored.push(asked);
+                return stored;
+              }
+            : Reflect.get(target, name, receiver),
+      }),
+    };
+    const api = {
+      ...local.api,
+      conversations: {
+        ...local.api.conversations,
+        list: (...args: Parameters<typeof local.api.conversations.list>) => {
+          asked++;
+          return local.api.conversations.list(...args);
+        },
+      },
+    };
+    const result = await createSyncEngine(
+      { cache, api, organizationId: svc.credentials.primary.organizationId },
+      TUNING,
+    ).run();
+    expect(result.outcome).toBe('complete');
+    // Five conversations, two a page: three pages, each the next asked before it was stored.
+    expect(positions).toEqual([0, 2, 4]);
+    expect(askedWhenStored).toEqual([2, 3, 3]);
+    expect(asked).toBe(3);
+    const stored = await local.cache.read.conversations({ limit: 100 });
+    expect(stored.items.map((c) => c.conversationId)).toEqual(conversationIds);
+    await local.close();
+  });
+});
+
 describe('a key that acts for another organization than the account’s', () => {
   it('fails the run before anything of it reaches the cache', async () => {
     const local = await setUpSync(svc, tempDir());
