@@ -85,6 +85,15 @@ const SIDE_FILES = ['', '-wal', '-shm'] as const;
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+ * Each connection's page cache, in KiB (PRAGMA cache_size, negative). SQLite's default, 2 MiB,
+ * holds less than the smallest index on a million labels (17 MiB), so every count and every
+ * page of a list read it again from the file, each page decrypted anew: 31 ms a count on a
+ * sealed cache at 1M, 0.5 ms with this. Memory is taken only as pages are read (a cache of
+ * 100,000 labels never fills it).
+ */
+export const PAGE_CACHE_KIB = 64 * 1024;
+
+/**
  * A connection to `file`, keyed first when the cache is encrypted: the key is the first thing
  * the connection is told, before any page is read.
  */
@@ -96,6 +105,7 @@ function connect(
   const db = new Database(file, { ...flags, nativeBinding: options.nativeBinding });
   try {
     if (options.key !== undefined) db.pragma(`key = "${options.key}"`);
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   } catch (error) {
     db.close();
     throw error;

@@ -17,7 +17,12 @@ import {
   openCache,
   type Cache,
 } from '../../../src/main/cache';
-import { openCacheDatabase, type CacheUpgrade } from '../../../src/main/cache/database';
+import {
+  openCacheDatabase,
+  openCacheReader,
+  PAGE_CACHE_KIB,
+  type CacheUpgrade,
+} from '../../../src/main/cache/database';
 import { label, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-open');
@@ -101,6 +106,19 @@ describe('opening a cache', () => {
     // Asked second, answered first: the queue is read on a thread of its own.
     expect(answered).toEqual(['page of 5', 'queue of 20000']);
     await cache.close();
+  });
+
+  it('keeps a page cache on every connection that holds a million labels’ smallest index', () => {
+    const file = join(tempDir(), 'c.sqlite');
+    const key = `x'${'5a'.repeat(32)}'`;
+    const { db: writer } = openCacheDatabase(file, { key });
+    const reader = openCacheReader(file, { key });
+    // 4,199 pages of 4 KiB at 1M (labels_by_search_key, which a count reads).
+    expect(PAGE_CACHE_KIB).toBeGreaterThanOrEqual((4199 * 4096) / 1024);
+    for (const db of [writer, reader])
+      expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
+    reader.close();
+    writer.close();
   });
 
   it('rejects queries after close, and a second close is harmless', async () => {
