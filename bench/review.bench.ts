@@ -46,7 +46,7 @@ import {
 } from '../test/e2e/support';
 import { ensureRendererBuilt, repoRoot } from './lib/paths';
 import { machine, median, quantile, report, type Figure } from './lib/report';
-import { listAll, seedCache, waitForSync } from './lib/scale-cache';
+import { keepEverything, listAll, seedCache, waitForSync } from './lib/scale-cache';
 import { startScaleService, type ScaleService } from './lib/service';
 
 const SEEDED_AT = new Date(2026, 10, 19, 16, 30).getTime();
@@ -232,6 +232,7 @@ async function reviewFirstPaint(): Promise<{
         time: label.toTime,
       },
     ]);
+    await keepEverything(shell);
     const origin = new URL(shell.url).origin;
     await page.goto(`${origin}/#settings`);
     await waitForSync(shell);

@@ -44,7 +44,7 @@ import { countingClient, countsSummary, type RequestCounts } from './lib/countin
 import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
 import { firstPageAfter, measureScrolling, openList, type ListOpen } from './lib/recordings-list';
 import { machine, median, quantile, report, type Figure, type Unit } from './lib/report';
-import { waitForSync } from './lib/scale-cache';
+import { keepEverything, waitForSync } from './lib/scale-cache';
 import { allTimes, timeLikes, timeSearches } from './lib/search';
 import {
   appendWithheldDay,
@@ -427,6 +427,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
     for (const suffix of ['', '-wal', '-shm'])
       if (existsSync(`${cacheFile}${suffix}`))
         renameSync(`${cacheFile}${suffix}`, `${accountCache}${suffix}`);
+    await keepEverything(shell);
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();

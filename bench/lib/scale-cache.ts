@@ -73,6 +73,17 @@ export async function seedCache(
   }
 }
 
+/**
+ * Keeps the active account's audio and text on this computer for ever, through the app's own
+ * setting (retention). A benchmark's history spans years: under the default (text for 90 days)
+ * the shell's first cleanup, a minute after the cache opens, would delete all but the last 90
+ * days of it while the screens are measured, and its sync would bring nothing older back. Call
+ * it once the cache is in place: the setting opens it and has the sync walk everything again.
+ */
+export async function keepEverything(shell: ShellProcess): Promise<void> {
+  await invokeOverShell(shell.url, 'retention.setSettings', { audioDays: null, textDays: null });
+}
+
 /** Waits until the shell's background sync has finished a run. */
 export async function waitForSync(shell: ShellProcess, limitMs = 300_000): Promise<SyncStatus> {
   for (let waited = 0; waited < limitMs; waited += 500) {
