@@ -392,7 +392,14 @@ export const labelReads = {
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const direction = query.isSortingDescending === false ? 'ASC' : 'DESC';
     const order = `ORDER BY ${SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction)}`;
-    const total = get<{ n: number }>(db, `SELECT count(*) AS n FROM labels ${filter}`, params)!.n;
+    // Unfiltered: the kept count (migration 010), not a read of every label.
+    const total = get<{ n: number }>(
+      db,
+      where.length === 0
+        ? 'SELECT labels AS n FROM label_count'
+        : `SELECT count(*) AS n FROM labels ${filter}`,
+      params,
+    )!.n;
     const rows = all<LabelRow>(
       db,
       `SELECT ${LABEL_COLUMNS} FROM labels ${filter} ${order} LIMIT @limit OFFSET @offset`,

@@ -59,7 +59,8 @@ const FTS_INDEXES = [
 
 /**
  * FTS5's own check of every index, including that it matches its content table row for row
- * (rank 1): throws "database disk image is malformed" when an index has drifted.
+ * (rank 1): throws "database disk image is malformed" when an index has drifted. Then the kept
+ * count of labels (010) against the labels.
  */
 export function checkIndexes(db: {
   prepare(sql: string): { run(): unknown; get(): unknown };
@@ -68,5 +69,15 @@ export function checkIndexes(db: {
     // An index a migration after this file's version adds is not there yet.
     if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE name = '${table}'`).get()) continue;
     db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
+  }
+  // The kept count of labels (010) is theirs.
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'label_count'").get()) {
+    const counts = db
+      .prepare(
+        'SELECT (SELECT labels FROM label_count) AS kept, (SELECT count(*) FROM labels) AS n',
+      )
+      .get() as { kept: number; n: number };
+    if (counts.kept !== counts.n)
+      throw new Error(`label_count holds ${counts.kept}; the cache holds ${counts.n} labels.`);
   }
 }

@@ -8,6 +8,7 @@ import { migrate, schemaVersion, type Migration } from '../../../src/main/cache/
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migrations';
 import { migration as retention } from '../../../src/main/cache/migrations/008-retention';
 import { migration as searchByTime } from '../../../src/main/cache/migrations/009-search-by-time';
+import { migration as labelCount } from '../../../src/main/cache/migrations/010-label-count';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
@@ -622,6 +623,8 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
         params,
       ),
     ).toContain('USING INDEX labels_by_type (type=? AND from_ms>?)');
+    // Today's reads, on today's schema.
+    migrate(db, file, MIGRATIONS, LATEST_SCHEMA_VERSION);
     const ids = (query: object) =>
       (runQuery(db, 'read', 'labels', [query]) as { items: { id: string }[] }).items.map((item) =>
         item.id.slice(-1),
@@ -635,6 +638,30 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
     expect(
       ids({ types: ['HubMic'], patientSearch: 'map', fromTime: new Date(T0).toISOString() }),
     ).toEqual(['1']);
+    db.close();
+  });
+});
+
+describe(`${String(labelCount.version).padStart(3, '0')} label count`, () => {
+  it('counts the labels the version before held, then follows every insert and delete', () => {
+    const { db, file } = cacheAt(labelCount.version - 1);
+    runQuery(db, 'write', 'storeLabels', [[label(1), label(2), label(3)], T0]);
+    migrate(db, file, MIGRATIONS, labelCount.version);
+    const kept = () =>
+      (db.prepare('SELECT labels FROM label_count').get() as { labels: number }).labels;
+    expect(kept()).toBe(3);
+    // Stored again (an update), listed again, and two new ones: two more.
+    runQuery(db, 'write', 'storeLabels', [[label(1), label(4)], T0 + 1]);
+    runQuery(db, 'write', 'storeLabelPage', [{ rows: [label(2), label(5)], seenAt: T0 + 2 }]);
+    expect(kept()).toBe(5);
+    runQuery(db, 'write', 'deleteLabels', [[label(1).id, label(9).id]]);
+    expect(kept()).toBe(4);
+    // The list's unfiltered length is the kept count; a filtered one still counts its matches.
+    db.prepare('UPDATE label_count SET labels = 40').run();
+    expect(runQuery(db, 'read', 'labels', [{ limit: 1 }])).toMatchObject({ total: 40 });
+    expect(
+      runQuery(db, 'read', 'labels', [{ limit: 1, fromTime: new Date(0).toISOString() }]),
+    ).toMatchObject({ total: 4 });
     db.close();
   });
 });

@@ -8,6 +8,7 @@ import { migration as reviewState } from './006-review-state';
 import { migration as speakerNames } from './007-speaker-names';
 import { migration as retention } from './008-retention';
 import { migration as searchByTime } from './009-search-by-time';
+import { migration as labelCount } from './010-label-count';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   speakerNames,
   retention,
   searchByTime,
+  labelCount,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
