@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Label } from '../../../src/shared/api';
 import { NotesQueue } from '../../../src/main/sync/notes-queue';
@@ -13,7 +14,7 @@ function queueOf(options: { concurrency?: number; batch?: number; gone?: Set<str
     batch: options.batch ?? 50,
     fetch: async (id) => {
       asked.push(id);
-      await new Promise((resolve) => setImmediate(resolve)); // an answer comes in a later turn
+      await nextTurn(); // an answer comes in a later turn
       return options.gone?.has(id) ? null : ({ ...label(0), id } satisfies Label);
     },
     store: async (labels) => void batches.push(labels.map((l) => l.id)),
@@ -49,7 +50,7 @@ describe('the notes queue', () => {
   it('takes ids added while it works after those before them', async () => {
     const { queue, asked } = queueOf({ concurrency: 2 });
     queue.add(ids(3000, 'a'));
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     queue.add(ids(5, 'late'));
     await queue.drain();
     expect(asked.slice(-5)).toEqual(ids(5, 'late'));
@@ -60,7 +61,7 @@ describe('the notes queue', () => {
     const gone = new Set(['a1', 'a3']);
     const { queue, asked, batches, removed } = queueOf({ concurrency: 1, batch: 1000, gone });
     queue.add(ids(2000, 'a'));
-    while (asked.length < 10) await new Promise((resolve) => setImmediate(resolve));
+    while (asked.length < 10) await nextTurn();
     queue.stop();
     await queue.drain();
     expect(removed).toEqual(['a1', 'a3']);
