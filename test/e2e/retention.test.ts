@@ -78,7 +78,10 @@ describe.skipIf(problem !== undefined).each([
     expect(await keep.isChecked()).toBe(false);
     await keep.focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => keep.isChecked(), WAIT).toBe(true);
+    // The box ticks at the key press; it is enabled again once the mark is written.
+    await expect
+      .poll(async () => (await keep.isChecked()) && (await keep.isEnabled()), WAIT)
+      .toBe(true);
     expect(await invoke('retention.isKept', { labelId: kept.id })).toBe(true);
   });
 
