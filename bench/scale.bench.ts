@@ -84,7 +84,7 @@ const LIST_OPENS = 5;
 const DAY_SWITCHES = 5;
 /** Times each filter and order is applied and timed. */
 const FILTER_ROUNDS = 3;
-/** Searches over the hospital's words: common and rare words, names, prefixes, a phrase. */
+/** Searches over the hospital's words: common and rare words, names, prefixes short and long, a phrase. */
 const QUERIES = [
   'vomiting',
   'heart',
@@ -97,6 +97,9 @@ const QUERIES = [
   'Okafor',
   'vacc',
   'diarr',
+  // Words being typed, two and three letters in: the prefixes of the most words.
+  'bl',
+  'vom',
   'blood results',
   'eating drinking running',
   '"heart and chest"',

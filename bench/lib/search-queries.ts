@@ -14,6 +14,8 @@ export const SEARCH_QUERIES = [
   'Clover',
   'vacc',
   'diarr',
+  'bl',
+  'vom',
   'scratch',
   'weight eating',
   'blood results',

@@ -18,9 +18,10 @@ import { saveSyncState } from './sync-state';
  * killed in between merges at the next.
  */
 
-/** The full-text indexes (migrations 002 and 007): a cleanup merges each, so deleted words leave them. */
+/** The full-text indexes (migrations 002, 007 and 011): a cleanup merges each, so deleted words leave them. */
 export const TEXT_INDEXES = [
   'notes_fts',
+  'recent_notes_fts',
   'history_fts',
   'patients_fts',
   'conversations_fts',

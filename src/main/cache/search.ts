@@ -4,7 +4,7 @@ import type { SpeakerRole } from '../../shared/speakers/overlay';
 import { all, type Db } from '../../node-common/sql';
 
 /**
- * Full-text search over the cache (FTS5, migrations 002, 007 and 009). Hits come newest first
+ * Full-text search over the cache (FTS5, migrations 002, 007, 009 and 011). Hits come newest first
  * (see `search`); snippets come back as parts marked hit or not, never as markup: the renderer
  * shows each part as text and styles the hits.
  */
@@ -110,7 +110,7 @@ const snippetOf = (index: string, column = 0) =>
  */
 const newest = (
   db: Db,
-  index: 'notes_fts' | 'history_fts' | 'patients_fts',
+  index: 'notes_fts' | 'recent_notes_fts' | 'history_fts' | 'patients_fts',
   expression: string,
   limit: number,
 ): Found[] =>
@@ -158,9 +158,24 @@ function noteHits(found: Found[], columns: Map<number, NoteColumns>): SearchHit[
   });
 }
 
+/**
+ * The newest `limit` current notes that match. A word being typed (a prefix, "vacc"*) is asked
+ * of the newest notes first (migration 011): FTS5 reads every doclist of the words a prefix
+ * starts before its first match, so over the whole history it costs what the history holds.
+ * The newest notes are every current note keyed up to a bound, so when they hold `limit`
+ * matches those are the newest of all; when they hold fewer, every note is asked.
+ */
+function newestCurrentNotes(db: Db, expression: string, limit: number): Found[] {
+  if (expression.endsWith('*')) {
+    const recent = newest(db, 'recent_notes_fts', expression, limit);
+    if (recent.length === limit) return recent;
+  }
+  return newest(db, 'notes_fts', expression, limit);
+}
+
 /** Current versions have their own index, so finding them needs no join. */
 function currentNotes(db: Db, expression: string, limit: number): SearchHit[] {
-  const found = newest(db, 'notes_fts', expression, limit);
+  const found = newestCurrentNotes(db, expression, limit);
   return noteHits(
     found,
     noteColumns(

@@ -48,9 +48,10 @@ export function label(
   };
 }
 
-/** The full-text indexes of the cache (migrations 002 and 007). */
+/** The full-text indexes of the cache (migrations 002, 007 and 011). */
 const FTS_INDEXES = [
   'notes_fts',
+  'recent_notes_fts',
   'history_fts',
   'patients_fts',
   'conversations_fts',
@@ -60,7 +61,7 @@ const FTS_INDEXES = [
 /**
  * FTS5's own check of every index, including that it matches its content table row for row
  * (rank 1): throws "database disk image is malformed" when an index has drifted. Then the kept
- * count of labels (010) against the labels.
+ * count of labels (010) against the labels, and the count of the newest notes (011) against them.
  */
 export function checkIndexes(db: {
   prepare(sql: string): { run(): unknown; get(): unknown };
@@ -79,5 +80,16 @@ export function checkIndexes(db: {
       .get() as { kept: number; n: number };
     if (counts.kept !== counts.n)
       throw new Error(`label_count holds ${counts.kept}; the cache holds ${counts.n} labels.`);
+  }
+  // The newest notes' own index (011): its count of them is theirs.
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'recent_notes_held'").get()) {
+    const held = db
+      .prepare(
+        `SELECT (SELECT notes FROM recent_notes_held) AS kept,
+                (SELECT count(*) FROM recent_notes) AS n`,
+      )
+      .get() as { kept: number; n: number };
+    if (held.kept !== held.n)
+      throw new Error(`recent_notes_held counts ${held.kept}; it holds ${held.n} notes.`);
   }
 }

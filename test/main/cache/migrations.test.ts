@@ -9,6 +9,7 @@ import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/cache/migra
 import { migration as retention } from '../../../src/main/cache/migrations/008-retention';
 import { migration as searchByTime } from '../../../src/main/cache/migrations/009-search-by-time';
 import { migration as labelCount } from '../../../src/main/cache/migrations/010-label-count';
+import { migration as recentNotesSearch } from '../../../src/main/cache/migrations/011-recent-notes-search';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
@@ -528,9 +529,10 @@ describe(`${String(searchByTime.version).padStart(3, '0')} search by time`, () =
     (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
       .map((row) => row.detail)
       .join('; ');
+  // Whole words (a space after them): a word being typed is asked of 011's index too.
   const found = (db: Db, query: string) =>
     (
-      runQuery(db, 'read', 'search', [query]) as {
+      runQuery(db, 'read', 'search', [`${query} `]) as {
         hits: { kind: string; label: { id: string }; current: boolean }[];
       }
     ).hits.map((hit) => `${hit.label.id.slice(-1)}${hit.current === false ? ' (history)' : ''}`);
@@ -662,6 +664,69 @@ describe(`${String(labelCount.version).padStart(3, '0')} label count`, () => {
     expect(
       runQuery(db, 'read', 'labels', [{ limit: 1, fromTime: new Date(0).toISOString() }]),
     ).toMatchObject({ total: 4 });
+    db.close();
+  });
+});
+
+describe(`${String(recentNotesSearch.version).padStart(3, '0')} recent notes search`, () => {
+  /** The records (last digit of the id) whose notes the newest notes' index finds `word` in, newest first. */
+  const recentHolding = (db: Db, word: string): string[] =>
+    (
+      db
+        .prepare(
+          `SELECT substr(n.label_id, -1) AS record FROM recent_notes_fts r
+             JOIN notes n ON n.search_key = r.rowid
+            WHERE recent_notes_fts MATCH ? ORDER BY r.rowid`,
+        )
+        .all(`"${word}"`) as { record: string }[]
+    ).map((row) => row.record);
+  const store = (db: Db, ...labels: ReturnType<typeof label>[]) =>
+    runQuery(db, 'write', 'storeLabels', [labels, T0]);
+  const fever = (index: number) => label(index, { notes: [note(`fever ${index}`, T0)] });
+
+  it('indexes the newest current notes again, follows each one stored, replaced and deleted, and trims back to the newest', () => {
+    const { db, file } = cacheAt(recentNotesSearch.version - 1);
+    store(db, fever(1), fever(2), fever(3));
+    migrate(db, file, MIGRATIONS, recentNotesSearch.version);
+    // Fewer notes than it keeps: all of them.
+    expect(recentHolding(db, 'fever')).toEqual(['3', '2', '1']);
+    checkIndexes(db);
+    db.prepare('UPDATE recent_notes_held SET keep = 2, trim_at = 4').run();
+    store(db, fever(4));
+    expect(recentHolding(db, 'fever')).toEqual(['4', '3', '2', '1']);
+    // Past four: the newest two.
+    store(db, fever(5));
+    expect(recentHolding(db, 'fever')).toEqual(['5', '4']);
+    checkIndexes(db);
+    // An older record's note stays out (the bound never rises); a newer one's comes in.
+    store(db, fever(0), fever(6));
+    expect(recentHolding(db, 'fever')).toEqual(['6', '5', '4']);
+    // A held note replaced: the new version in, the old one out (it is history now).
+    store(db, label(5, { notes: [note('fever 5', T0), note('calm now', T0 + MINUTE)] }));
+    expect(recentHolding(db, 'fever')).toEqual(['6', '4']);
+    expect(recentHolding(db, 'calm')).toEqual(['5']);
+    runQuery(db, 'write', 'deleteLabels', [[label(6).id]]);
+    expect(recentHolding(db, 'fever')).toEqual(['4']);
+    checkIndexes(db);
+    db.close();
+  });
+
+  it('answers a word being typed from the newest notes when they hold enough, else from every note', () => {
+    const { db } = cacheAt(recentNotesSearch.version);
+    db.prepare('UPDATE recent_notes_held SET keep = 2, trim_at = 2').run();
+    store(db, fever(1), fever(2), fever(3), fever(4), fever(5));
+    expect(recentHolding(db, 'fever')).toEqual(['5', '4']);
+    const found = (query: string, limit: number) =>
+      (
+        runQuery(db, 'read', 'search', [query, { limit, kinds: ['note'] }]) as {
+          hits: { label: { id: string } }[];
+        }
+      ).hits.map((hit) => hit.label.id.slice(-1));
+    // "fev" is a word being typed: a prefix, the newest two from the newest notes.
+    expect(found('fev', 2)).toEqual(['5', '4']);
+    // Three are asked for and the newest notes hold two: every note is asked.
+    expect(found('fev', 3)).toEqual(['5', '4', '3']);
+    expect(found('fev', 10)).toEqual(['5', '4', '3', '2', '1']);
     db.close();
   });
 });

@@ -9,6 +9,7 @@ import { migration as speakerNames } from './007-speaker-names';
 import { migration as retention } from './008-retention';
 import { migration as searchByTime } from './009-search-by-time';
 import { migration as labelCount } from './010-label-count';
+import { migration as recentNotesSearch } from './011-recent-notes-search';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   retention,
   searchByTime,
   labelCount,
+  recentNotesSearch,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
