@@ -45,6 +45,7 @@ import { benchDir, ensureRendererBuilt, repoRoot } from './lib/paths';
 import { firstPageAfter, measureScrolling, openList, type ListOpen } from './lib/recordings-list';
 import { machine, median, quantile, report, type Figure, type Unit } from './lib/report';
 import { keepEverything, waitForSync } from './lib/scale-cache';
+import { timeMarks } from './lib/review-marks';
 import { allTimes, timeLikes, timeSearches } from './lib/search';
 import {
   appendWithheldDay,
@@ -66,6 +67,8 @@ const TARGETS = {
   weekSearchableS: 60,
   incrementalS: 2,
   searchP95Ms: 30,
+  /** A Review mark answers at once. */
+  markMs: 100,
   firstPageMs: 200,
   frameMs: 16.7,
   cachedDayMs: 100,
@@ -81,6 +84,8 @@ const LIMITED_BUDGET_MS = 6 * 60_000;
 const SEARCH_ROUNDS = 10;
 const LIKE_ROUNDS = 3;
 const LIST_OPENS = 5;
+/** Times Review's newest item is marked reviewed and back (two samples each). */
+const MARK_ROUNDS = 5;
 const DAY_SWITCHES = 5;
 /** Times each filter and order is applied and timed. */
 const FILTER_ROUNDS = 3;
@@ -459,6 +464,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
       'openConversations',
     );
     const review = await measureSidebarOpen(page, origin, 'review', 'openReview');
+    const marking = await timeMarks(shell.url, MARK_ROUNDS);
     const timeline = await measureTimeline(page, origin);
     const rendererAfter = await rendererMemory(browser, page);
     const shellAfter = processTree(shell.child.pid!)?.rssMB ?? null;
@@ -500,6 +506,7 @@ async function measureSize(size: number, dir: string, withLike: boolean) {
       list,
       conversations,
       review,
+      marking,
       timeline,
       renderer: { before: rendererBefore, after: rendererAfter },
       shell: { before: shellBefore, after: shellAfter },
@@ -730,6 +737,17 @@ const SPECS: Spec[] = [
     samples: (r) => r.review.length,
   },
   {
+    figure: 'Review: an item marked reviewed or back, median',
+    unit: 'ms',
+    target: TARGETS.markMs,
+    // A write: the queue's index is passed over once, as each of its pages is.
+    read: false,
+    value: (r) => median(r.marking.marks),
+    baseline: (r) => median(r.marking.wholeReadings),
+    baselineIs: 'the queue read whole (review.list with the reviewed ones), median',
+    samples: (r) => r.marking.marks.length,
+  },
+  {
     figure: 'hub timeline: a day opened from the service, median',
     unit: 'ms',
     target: null,
@@ -893,6 +911,7 @@ function detailsOf(r: SizeResult) {
     },
     conversationsMs: r.conversations,
     reviewMs: r.review,
+    reviewMarks: r.marking,
     timeline: r.timeline,
     memory: { mainBefore: r.mainBefore, renderer: r.renderer, shellRssMB: r.shell },
   };

@@ -7,8 +7,13 @@ import {
   type ReviewSettings,
   type ReviewSettingsView,
 } from '../../shared/ipc';
-import { itemKey, reviewItem, type ReviewItem } from '../../shared/review/queue';
-import { queuePage, type QueueEntry, type QueueIndex } from '../../shared/review/queue-index';
+import { itemKey, reasonsChangeAt, reviewItem, type ReviewItem } from '../../shared/review/queue';
+import {
+  queuePage,
+  withItemsJudgedAnew,
+  type QueueEntry,
+  type QueueIndex,
+} from '../../shared/review/queue-index';
 import type { Cache } from '../cache';
 import { AppError } from '../base/errors';
 
@@ -64,7 +69,10 @@ export class Review {
       const index = await kept.index;
       if (this.now() < index.validUntilMs) return index;
     }
-    const index = read();
+    return this.keep(cache, read());
+  }
+
+  private keep(cache: Cache, index: Promise<QueueIndex>): Promise<QueueIndex> {
     this.kept = { cache, index };
     // A read that failed is not kept: the next asks again.
     index.catch(() => {
@@ -105,12 +113,41 @@ export class Review {
     return queuePage(await this.index(), { offset: 0, limit: 0 }).count;
   }
 
-  /** Reads the queue anew and says its count (after a sync, a mark, a sign-off read, a switch of account). */
+  /** Reads the queue anew and says its count (after a sync, a sign-off read, a switch of account). */
   async refresh(): Promise<number> {
     this.kept = null;
+    return this.sayCount();
+  }
+
+  private async sayCount(): Promise<number> {
     const count = await this.count();
     this.deps.changed(count);
     return count;
+  }
+
+  /**
+   * Some items changed here (a mark, a sign-off): those are read and judged anew into the kept
+   * queue, and its count said. Reading the whole queue again would take seconds at 1M, on
+   * every mark; with nothing kept, the next ask reads it whole anyway.
+   */
+  async itemsChanged(changed: { records: readonly string[]; conversations: readonly string[] }) {
+    const cache = await this.deps.cache();
+    const kept = this.kept;
+    if (kept?.cache !== cache) return this.refresh();
+    const asked: QueueEntry[] = [
+      ...changed.records.map((id) => ({ kind: 'record' as const, id })),
+      ...changed.conversations.map((id) => ({ kind: 'conversation' as const, id })),
+    ];
+    const judged = this.itemsOf(asked);
+    this.keep(
+      cache,
+      kept.index.then(async (index) =>
+        withItemsJudgedAnew(index, asked, await judged, (item) =>
+          reasonsChangeAt(item, this.now()),
+        ),
+      ),
+    );
+    return this.sayCount();
   }
 
   async mark(input: ChannelInput<'review.mark'>): Promise<number> {
@@ -118,7 +155,7 @@ export class Review {
     const marks = { records: input.records, conversations: input.conversations };
     if (input.reviewed) await write.markReviewed(marks, this.now());
     else await write.markUnreviewed(marks);
-    return this.refresh();
+    return this.itemsChanged(marks);
   }
 
   /** A record's review, for the record view. */

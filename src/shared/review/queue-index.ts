@@ -2,6 +2,7 @@ import { dateKey, dayRange, localDate, machineTimeZone } from '../timeline';
 import {
   compareItems,
   countsTowardQueue,
+  itemKey,
   REVIEW_REASONS,
   type ReviewFilter,
   type ReviewItem,
@@ -43,6 +44,18 @@ const REASON_BITS = 3;
 const reasonBit = (kind: ReviewItem['reasons'][number]['kind']): number =>
   1 << (REASON_BITS + REVIEW_REASONS.indexOf(kind));
 
+const kindOf = (flags: number): ReviewItemKind =>
+  flags & CONVERSATION ? 'conversation' : 'record';
+
+/** An item's kind, state and reasons as the index keeps them. */
+function packedFlags(item: ReviewItem): number {
+  let flags = item.kind === 'conversation' ? CONVERSATION : 0;
+  if (item.inQueue) flags |= IN_QUEUE;
+  if (countsTowardQueue(item)) flags |= COUNTED;
+  for (const reason of item.reasons) flags |= reasonBit(reason.kind);
+  return flags;
+}
+
 /** An item of the index: enough to read it whole. */
 export interface QueueEntry {
   kind: ReviewItemKind;
@@ -64,14 +77,10 @@ class QueueIndexBuilder {
       source = this.sources.push({ ...item.source }) - 1;
       this.sourceIndex.set(item.source.key, source);
     }
-    let flags = item.kind === 'conversation' ? CONVERSATION : 0;
-    if (item.inQueue) flags |= IN_QUEUE;
-    if (countsTowardQueue(item)) flags |= COUNTED;
-    for (const reason of item.reasons) flags |= reasonBit(reason.kind);
     this.ids.push(item.id);
     this.starts.push(item.startMs ?? Number.NaN);
     this.sourceOf.push(source);
-    this.flags.push(flags);
+    this.flags.push(packedFlags(item));
   }
 
   build(validUntilMs: number): QueueIndex {
@@ -111,6 +120,102 @@ export function indexQueue(
     else conversation = conversationsLeft.next();
   }
   return builder.build(validUntilMs);
+}
+
+/**
+ * Whether the queue read without the reviewed ones holds an item: not reviewed as it is now, and
+ * not signed off (as src/main/cache/review.ts's RECORDS_IN_QUEUE and CONVERSATIONS_IN_QUEUE
+ * choose them).
+ */
+export const heldInQueue = (item: ReviewItem): boolean =>
+  item.reviewed.state !== 'current' && item.signedOff === null;
+
+/** An index's item as compareItems orders it. */
+const heldAt = (index: QueueIndex, at: number) => {
+  const startMs = index.startMs[at]!;
+  return { id: index.ids[at]!, startMs: Number.isNaN(startMs) ? null : startMs };
+};
+
+/** Where `item` goes in the index's order: before the first item it does not come after. */
+function placeOf(index: QueueIndex, item: Pick<ReviewItem, 'startMs' | 'id'>): number {
+  let low = 0;
+  let high = index.ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareItems(item, heldAt(index, middle)) <= 0) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** Where the index holds an item: looked up by its start where it is known, else searched for. */
+function positionOf(index: QueueIndex, entry: QueueEntry, now?: ReviewItem): number {
+  const matches = (at: number) =>
+    index.ids[at] === entry.id && kindOf(index.flags[at]!) === entry.kind;
+  if (now) {
+    const at = placeOf(index, now);
+    if (at < index.ids.length && matches(at)) return at;
+  }
+  // Its start changed, or it is no longer an item: one pass over the index.
+  for (let at = index.ids.indexOf(entry.id); at >= 0; at = index.ids.indexOf(entry.id, at + 1))
+    if (matches(at)) return at;
+  return -1;
+}
+
+/**
+ * The queue (read without the reviewed ones) with some of its items judged anew after a change
+ * made here, a mark or a sign-off: `asked` are the items that changed, `judged` what each of them
+ * is now (an item asked and not judged is no longer one, and leaves). No other item is read: a
+ * reading of the whole queue takes seconds at a hospital's scale, and this a copy of the arrays.
+ */
+export function withItemsJudgedAnew(
+  index: QueueIndex,
+  asked: readonly QueueEntry[],
+  judged: readonly ReviewItem[],
+  changesAt: (item: ReviewItem) => number | null,
+): QueueIndex {
+  const judgedByKey = new Map(judged.map((item) => [itemKey(item), item]));
+  const leaving = new Set(
+    asked
+      .map((entry) => positionOf(index, entry, judgedByKey.get(itemKey(entry))))
+      .filter((at) => at >= 0),
+  );
+  const incoming = judged.filter(heldInQueue).sort(compareItems);
+  // Each incoming item's place among the held ones (ascending, as `incoming` is sorted).
+  const places = incoming.map((item) => placeOf(index, item));
+  const sources = [...index.sources];
+  const sourceAt = new Map(sources.map((source, at) => [source.key, at]));
+  const size = index.ids.length - leaving.size + incoming.length;
+  const ids = new Array<string>(size);
+  const startMs = new Float64Array(size);
+  const source = new Uint32Array(size);
+  const flags = new Uint16Array(size);
+  let out = 0;
+  let next = 0;
+  let validUntilMs = index.validUntilMs;
+  for (let at = 0; at <= index.ids.length; at++) {
+    for (; next < incoming.length && places[next] === at; next++, out++) {
+      const item = incoming[next]!;
+      let from = sourceAt.get(item.source.key);
+      if (from === undefined) {
+        from = sources.push({ ...item.source }) - 1;
+        sourceAt.set(item.source.key, from);
+      }
+      ids[out] = item.id;
+      startMs[out] = item.startMs ?? Number.NaN;
+      source[out] = from;
+      flags[out] = packedFlags(item);
+      validUntilMs = Math.min(validUntilMs, changesAt(item) ?? Number.POSITIVE_INFINITY);
+    }
+    if (at === index.ids.length) break;
+    if (leaving.has(at)) continue;
+    ids[out] = index.ids[at]!;
+    startMs[out] = index.startMs[at]!;
+    source[out] = index.source[at]!;
+    flags[out] = index.flags[at]!;
+    out++;
+  }
+  return { ids, startMs, source, flags, sources, validUntilMs };
 }
 
 /** Which items a page may show: the Review screen's filter and a window of time. */
@@ -174,7 +279,7 @@ export function queuePage(index: QueueIndex, query: QueueQuery): QueuePage {
     }
     if (!inQueue && !filter.showReviewed) continue;
     if (wantedSources && !wantedSources.has(index.source[i]!)) continue;
-    const kind = flags & CONVERSATION ? 'conversation' : 'record';
+    const kind = kindOf(flags);
     if (!kinds.has(kind)) continue;
     if (reasonMask !== null && (flags & reasonMask) === 0) continue;
     const startMs = index.startMs[i]!;

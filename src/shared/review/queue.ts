@@ -136,7 +136,10 @@ export interface ReviewFilter {
 export const countsTowardQueue = (item: ReviewItem): boolean => item.inQueue && item.actionable;
 
 /** Newest first; undated conversations (a service that sends no times) after them. */
-export function compareItems(a: ReviewItem, b: ReviewItem): number {
+export function compareItems(
+  a: Pick<ReviewItem, 'startMs' | 'id'>,
+  b: Pick<ReviewItem, 'startMs' | 'id'>,
+): number {
   const at = a.startMs ?? Number.NEGATIVE_INFINITY;
   const bt = b.startMs ?? Number.NEGATIVE_INFINITY;
   return bt - at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

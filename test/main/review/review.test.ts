@@ -20,6 +20,7 @@ import {
   startService,
   type RunningService,
 } from '../../service/harness';
+import { label, note, T0 } from '../cache/helpers';
 import { ipcCalls } from '../../support/ipc-calls';
 import { testCore } from '../../support/core';
 
@@ -344,6 +345,45 @@ describe('the queue kept between reads', () => {
       // …until the end passes: read again, as it is now.
       now = endMs;
       expect(await listed()).toEqual([['conv-active', [{ kind: 'failed', reason: '' }]]]);
+    } finally {
+      await cache.close();
+    }
+  });
+  it('takes a mark into the kept queue without reading the whole queue again, as a reading would', async () => {
+    const cache = await openCache({ file: join(folder, 'marks.sqlite') });
+    try {
+      await cache.write.storeLabels(
+        [1, 2, 3, 4].map((i) => label(i, { notes: [note(`Vet: visit ${i}.`, T0)] })),
+        T0,
+      );
+      let wholeReadings = 0;
+      const read = cache.read.reviewQueue.bind(cache.read);
+      const counted = {
+        ...cache,
+        read: {
+          ...cache.read,
+          reviewQueue: (query: Parameters<typeof read>[0]) => (wholeReadings++, read(query)),
+        },
+      };
+      const review = (reading: typeof cache) =>
+        new Review({
+          cache: async () => reading,
+          changed: () => undefined,
+          mayTurnOnSignOff: async () => undefined,
+        });
+      const marking = review(counted);
+      const listed = async (of: Review) => (await of.list()).items.map((i) => i.id.slice(-1));
+      expect(await listed(marking)).toEqual(['4', '3', '2', '1']);
+      expect(wholeReadings).toBe(1);
+      const mark = (ids: number[], reviewed: boolean) =>
+        marking.mark({ records: ids.map((i) => label(i).id), conversations: [], reviewed });
+      expect(await mark([3, 1], true)).toBe(2);
+      expect(await listed(marking)).toEqual(['4', '2']);
+      expect(await mark([3], false)).toBe(3);
+      expect(await listed(marking)).toEqual(['4', '3', '2']);
+      expect(wholeReadings).toBe(1);
+      // What a new reading of the cache says.
+      expect(await listed(review(cache))).toEqual(['4', '3', '2']);
     } finally {
       await cache.close();
     }

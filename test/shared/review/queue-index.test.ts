@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { reasonsChangeAt, reviewItem, type ReviewFacts } from '../../../src/shared/review/queue';
-import { indexQueue, queuePage, type QueueQuery } from '../../../src/shared/review/queue-index';
+import {
+  compareItems,
+  reasonsChangeAt,
+  reviewItem,
+  type ReviewFacts,
+  type ReviewItem,
+} from '../../../src/shared/review/queue';
+import {
+  heldInQueue,
+  indexQueue,
+  queuePage,
+  withItemsJudgedAnew,
+  type QueueQuery,
+} from '../../../src/shared/review/queue-index';
 import { conversationFacts, recordFacts } from '../../support/review-facts';
 
 const NOW = Date.parse('2026-11-23T15:00:00Z');
@@ -113,5 +125,73 @@ describe('the queue as an index', () => {
     expect(active.validUntilMs).toBe(ends);
     // Until then only the one whose end has passed is in the queue.
     expect(queuePage(active, { offset: 0, limit: 10 }).entries.map((e) => e.id)).toEqual(['ended']);
+  });
+});
+
+describe('the queue with some items judged anew', () => {
+  const at = (time: string) => Date.parse(`2026-11-23T${time}:00Z`);
+  const changesAt = (item: ReviewItem) => reasonsChangeAt(item, NOW);
+  /** The queue as a reading without the reviewed ones makes it: the items it holds, in order. */
+  const read = (items: ReviewItem[]) =>
+    indexQueue(
+      items.filter((i) => i.kind === 'record' && heldInQueue(i)).sort(compareItems),
+      items.filter((i) => i.kind === 'conversation' && heldInQueue(i)).sort(compareItems),
+      changesAt,
+    );
+  const before = [
+    record('r-10', at('10:00')),
+    record('r-09-b', at('09:00')),
+    record('r-09-a', at('09:00')),
+    record('r-08', at('08:00'), { reviewed: { state: 'current', at: NOW } }),
+    record('r-07', at('07:00'), { source: { key: 'HUB-2', name: 'Consult Room 2' } }),
+    conversation('c-09', at('09:00')),
+    conversation('c-undated', null),
+  ];
+
+  it('is the queue a whole reading would give: marked ones out, unmarked and moved ones in their place', () => {
+    const now = [
+      // Marked reviewed, signed off, no longer a conversation the queue shows: out.
+      record('r-09-b', at('09:00'), { reviewed: { state: 'current', at: NOW } }),
+      record('r-07', at('07:00'), { signedOff: { by: 'Dr Marsh', at: '2026-11-23T15:00:00Z' } }),
+      // Unmarked: back between the two of 09:00 and the undated conversation.
+      record('r-08', at('08:00')),
+      // A conversation that started earlier than the undated one but now has an end coming.
+      conversation('c-active', at('06:00'), { conversationStatus: 'ACTIVE', endMs: NOW + HOUR }),
+      // Moved: it starts later in the morning now.
+      record('r-10', at('05:30')),
+    ];
+    const asked = [...now, conversation('c-09', at('09:00'))].map(({ kind, id }) => ({ kind, id }));
+    const updated = withItemsJudgedAnew(read(before), asked, now, changesAt);
+    const fresh = read([...before.filter((i) => !asked.some((a) => a.id === i.id)), ...now]);
+    // The same items in the same order, each as it is now, and the same pages of them (a source
+    // left empty may stay in the index's list of them: pages leave it out).
+    const { ids, startMs, flags, validUntilMs } = fresh;
+    expect(updated).toMatchObject({ ids, startMs, flags, validUntilMs });
+    for (const query of [
+      {},
+      { filter: { sources: ['HUB-1'] } },
+      { filter: { sources: ['HUB-2'] } },
+    ])
+      expect(queuePage(updated, { offset: 0, limit: 10, ...query })).toEqual(
+        queuePage(fresh, { offset: 0, limit: 10, ...query }),
+      );
+    expect(queuePage(updated, { offset: 0, limit: 10 }).entries.map((e) => e.id)).toEqual([
+      'r-09-a',
+      'r-08',
+      'r-10',
+      'c-undated',
+    ]);
+    // The active conversation is held, and listed once its end passes: the index is good until then.
+    expect(updated.validUntilMs).toBe(NOW + HOUR);
+  });
+
+  it('leaves an item of the other kind with the same id where it is', () => {
+    const updated = withItemsJudgedAnew(
+      read(before),
+      [{ kind: 'conversation', id: 'r-10' }],
+      [],
+      changesAt,
+    );
+    expect(updated.ids).toEqual(read(before).ids);
   });
 });
