@@ -221,15 +221,23 @@ export const hubWrites = {
     );
   },
 
-  /** Replaces the device list (the service answers it whole). */
+  /**
+   * Replaces the device list (the service answers it whole): devices it lacks go, the others are
+   * updated in place, so a list that did not change changes no device (the review queue reads
+   * every item anew when one does: migration 012).
+   */
   storeDevices(db: Db, devices: readonly Device[], fetchedAt: number): void {
     db.transaction(() => {
-      run(db, 'DELETE FROM devices');
+      run(db, 'DELETE FROM devices WHERE id NOT IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(devices.map((device) => device.value)),
+      ]);
       devices.forEach((device, position) =>
         run(
           db,
           `INSERT INTO devices (id, display_name, serial, position, fetched_at)
-           VALUES (@value, @displayName, @serial, @position, @fetchedAt)`,
+           VALUES (@value, @displayName, @serial, @position, @fetchedAt)
+           ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name,
+             serial = excluded.serial, position = excluded.position, fetched_at = excluded.fetched_at`,
           { ...device, position, fetchedAt },
         ),
       );

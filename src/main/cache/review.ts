@@ -197,7 +197,36 @@ export interface PatientEvidenceQuery {
 /** A patient's records read for species words: its latest ones are enough. */
 const EVIDENCE_RECORDS = 50;
 
+/**
+ * What changed in the queue since main's whole reading of it (migration 012): the items the
+ * cache's writes touched, logged up to `upTo`; or `whole` when the log cannot say (not tracking,
+ * more changes than it keeps, a task board or a device changed).
+ */
+export type QueueChanges =
+  { whole: true } | { whole: false; upTo: number; records: string[]; conversations: string[] };
+
 export const reviewReads = {
+  /** The queue's changes since it was read whole (one snapshot: the log and its state agree). */
+  queueChanges(db: Db): QueueChanges {
+    return db.transaction((): QueueChanges => {
+      const state = get<{ tracking: number; overflowed: number }>(
+        db,
+        'SELECT tracking, overflowed FROM queue_tracking',
+      )!;
+      if (state.tracking !== 1 || state.overflowed === 1) return { whole: true };
+      const upTo =
+        get<{ upTo: number | null }>(db, 'SELECT max(seq) AS upTo FROM queue_changes')!.upTo ?? 0;
+      const changed = all<{ kind: string; id: string }>(
+        db,
+        'SELECT DISTINCT kind, id FROM queue_changes WHERE seq <= ?',
+        upTo,
+      );
+      if (changed.some((row) => row.kind === 'everything')) return { whole: true };
+      const of = (kind: string) => changed.filter((row) => row.kind === kind).map((row) => row.id);
+      return { whole: false, upTo, records: of('record'), conversations: of('conversation') };
+    })();
+  },
+
   /** Per patient: the species its records' current notes mention, and when it was last in the room. */
   patientEvidence(db: Db, query: PatientEvidenceQuery): Record<string, PatientEvidence> {
     const evidence: Record<string, PatientEvidence> = {};
@@ -285,6 +314,19 @@ export const reviewReads = {
 };
 
 export const reviewWrites = {
+  /** Before a whole reading of the queue: the cache logs what changes in it from now on. */
+  trackQueueChanges(db: Db): void {
+    db.transaction(() => {
+      run(db, 'UPDATE queue_tracking SET tracking = 1, overflowed = 0');
+      run(db, 'DELETE FROM queue_changes');
+    })();
+  },
+
+  /** The changes up to `upTo` are in main's queue now. */
+  forgetQueueChanges(db: Db, upTo: number): void {
+    run(db, 'DELETE FROM queue_changes WHERE seq <= ?', [upTo]);
+  },
+
   /**
    * Marks items reviewed as they are now: a record with the versions of its current notes, a
    * conversation with its status. Unknown ids are ignored (nothing to compare with later).

@@ -18,7 +18,7 @@ export const recordingHandlers = ({
   'labels.assign': async ({ labelId, patientId }) => {
     const label = await recordings.assign(labelId, patientId);
     // A record that gets its patient is no longer "no patient yet" in the queue.
-    void review.itemsChanged({ records: [labelId], conversations: [] }).catch(() => undefined);
+    void review.refresh().catch(() => undefined);
     return label;
   },
 });

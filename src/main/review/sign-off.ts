@@ -22,7 +22,7 @@ const SIGN_OFF_BOARD = {
 export interface SignOffsDeps {
   service: Pick<ActiveService, 'call'>;
   cache(): Promise<Cache>;
-  review: Pick<Review, 'requireSignOff' | 'refresh' | 'itemsChanged' | 'record'>;
+  review: Pick<Review, 'requireSignOff' | 'refresh' | 'record'>;
   /** The user's name, as the task's assignee. */
   userName(): string;
   now?: () => number;
@@ -74,7 +74,7 @@ export class SignOffs {
     });
     await write.storeBoards([board], this.now());
     await write.storeTasks([task], this.now());
-    await this.deps.review.itemsChanged({ records: [labelId], conversations: [] });
+    await this.deps.review.refresh();
     return { by: task.assignee || by, at: task.completedAt || at };
   }
 

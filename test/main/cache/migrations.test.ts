@@ -10,6 +10,7 @@ import { migration as retention } from '../../../src/main/cache/migrations/008-r
 import { migration as searchByTime } from '../../../src/main/cache/migrations/009-search-by-time';
 import { migration as labelCount } from '../../../src/main/cache/migrations/010-label-count';
 import { migration as recentNotesSearch } from '../../../src/main/cache/migrations/011-recent-notes-search';
+import { migration as reviewQueueChanges } from '../../../src/main/cache/migrations/012-review-queue-changes';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
@@ -727,6 +728,76 @@ describe(`${String(recentNotesSearch.version).padStart(3, '0')} recent notes sea
     // Three are asked for and the newest notes hold two: every note is asked.
     expect(found('fev', 3)).toEqual(['5', '4', '3']);
     expect(found('fev', 10)).toEqual(['5', '4', '3', '2', '1']);
+    db.close();
+  });
+});
+
+describe(`${String(reviewQueueChanges.version).padStart(3, '0')} review queue changes`, () => {
+  it('logs the items each write touches while tracked, nothing while not, and stops past its cap', () => {
+    const { db, file } = cacheAt(reviewQueueChanges.version - 1);
+    const write = (name: string, ...args: unknown[]) => runQuery(db, 'write', name, args);
+    write('storeLabels', [label(1, { notes: [note('a fever', T0)] })], T0);
+    migrate(db, file, MIGRATIONS, reviewQueueChanges.version);
+    const changes = () => runQuery(db, 'read', 'queueChanges', []);
+    const logged = () =>
+      (
+        db.prepare('SELECT DISTINCT kind, id FROM queue_changes ORDER BY seq').all() as {
+          kind: string;
+          id: string;
+        }[]
+      ).map((row) => `${row.kind} ${row.id.slice(-1)}`);
+    // Nothing is logged until main reads the queue whole.
+    write('storeLabels', [label(2)], T0);
+    expect(logged()).toEqual([]);
+    expect(changes()).toEqual({ whole: true });
+    write('trackQueueChanges');
+    expect(changes()).toEqual({ whole: false, upTo: 0, records: [], conversations: [] });
+    // Listed again as it was: nothing. A new record, a new note version, a mark, a deletion.
+    write('storeLabelPage', { rows: [label(2)], seenAt: T0 + 1 });
+    expect(logged()).toEqual([]);
+    write(
+      'storeLabels',
+      [label(3), label(1, { notes: [note('a fever', T0), note('calm', T0 + MINUTE)] })],
+      T0,
+    );
+    write('markReviewed', { records: [label(2).id], conversations: [] }, T0);
+    write('deleteLabels', [label(3).id]);
+    expect(logged()).toEqual(['record 3', 'record 1', 'record 2']);
+    const conversation = {
+      conversationId: 'conv-1',
+      deviceId: 'hub-1',
+      status: 'ACTIVE',
+      speechMinuteCount: 3,
+      transcriptState: 'PROCESSING',
+      isImportable: false,
+      notImportableReason: '',
+      transcriptText: '',
+      startMs: T0,
+      endMs: T0 + MINUTE,
+    };
+    write('storeConversation', conversation, T0);
+    write('storeConversation', conversation, T0 + 1);
+    write('storeConversation', { ...conversation, status: 'FAILED' }, T0 + 2);
+    expect(changes()).toMatchObject({
+      whole: false,
+      records: [label(3).id, label(1).id, label(2).id],
+      conversations: ['conv-1'],
+    });
+    // Taken into main's queue: forgotten.
+    write('forgetQueueChanges', (changes() as { upTo: number }).upTo);
+    expect(logged()).toEqual([]);
+    // A device it cannot trace to items: the queue is read whole.
+    write('storeDevices', [{ value: 'hub-1', displayName: 'Consult Room 1', serial: 'HUB-1' }], T0);
+    expect(changes()).toEqual({ whole: true });
+    // Past its cap it stops, and says so until the next whole reading.
+    write('trackQueueChanges');
+    db.prepare('UPDATE queue_tracking SET cap = 2').run();
+    write('storeLabels', [label(4), label(5), label(6)], T0);
+    expect(logged()).toEqual([]);
+    expect(changes()).toEqual({ whole: true });
+    write('trackQueueChanges');
+    write('storeLabels', [label(7)], T0);
+    expect(logged()).toEqual(['record 7']);
     db.close();
   });
 });

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3-multiple-ciphers';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -349,11 +350,18 @@ describe('the queue kept between reads', () => {
       await cache.close();
     }
   });
-  it('takes a mark into the kept queue without reading the whole queue again, as a reading would', async () => {
-    const cache = await openCache({ file: join(folder, 'marks.sqlite') });
+  it('takes marks and a sync’s changes into the kept queue without reading it whole, as a reading would', async () => {
+    const file = join(folder, 'marks.sqlite');
+    const cache = await openCache({ file });
+    const visit = (i: number, ...words: string[]) =>
+      label(i, {
+        notes: [`Vet: visit ${i}.`, ...words].map((content, at) =>
+          note(content, T0 + at * MINUTE_MS),
+        ),
+      });
     try {
       await cache.write.storeLabels(
-        [1, 2, 3, 4].map((i) => label(i, { notes: [note(`Vet: visit ${i}.`, T0)] })),
+        [1, 2, 3, 4].map((i) => visit(i)),
         T0,
       );
       let wholeReadings = 0;
@@ -371,19 +379,44 @@ describe('the queue kept between reads', () => {
           changed: () => undefined,
           mayTurnOnSignOff: async () => undefined,
         });
-      const marking = review(counted);
-      const listed = async (of: Review) => (await of.list()).items.map((i) => i.id.slice(-1));
-      expect(await listed(marking)).toEqual(['4', '3', '2', '1']);
+      const kept = review(counted);
+      const listed = async (of: Review) =>
+        (await of.list()).items.map((i) => `${i.id.slice(-1)} ${i.reasons.map((r) => r.kind)}`);
+      expect(await listed(kept)).toEqual(['4 new', '3 new', '2 new', '1 new']);
       expect(wholeReadings).toBe(1);
       const mark = (ids: number[], reviewed: boolean) =>
-        marking.mark({ records: ids.map((i) => label(i).id), conversations: [], reviewed });
-      expect(await mark([3, 1], true)).toBe(2);
-      expect(await listed(marking)).toEqual(['4', '2']);
-      expect(await mark([3], false)).toBe(3);
-      expect(await listed(marking)).toEqual(['4', '3', '2']);
+        kept.mark({ records: ids.map((i) => label(i).id), conversations: [], reviewed });
+      expect(await mark([4, 3, 1], true)).toBe(1);
+      expect(await listed(kept)).toEqual(['2 new']);
+      expect(await mark([3], false)).toBe(2);
+      expect(await listed(kept)).toEqual(['3 new', '2 new']);
+      // A sync: a new record, and a reviewed one's transcript regenerated.
+      await cache.write.storeLabels([visit(5), visit(4, 'Vet: visit 4, corrected.')], T0);
+      expect(await kept.refresh()).toBe(4);
+      expect(await listed(kept)).toEqual(['5 new', '4 updated', '3 new', '2 new']);
       expect(wholeReadings).toBe(1);
       // What a new reading of the cache says.
-      expect(await listed(review(cache))).toEqual(['4', '3', '2']);
+      expect(await listed(review(cache))).toEqual(await listed(kept));
+
+      // More changes than the log keeps: read whole.
+      const raw = new Database(file);
+      raw.prepare('UPDATE queue_tracking SET cap = 2').run();
+      raw.close();
+      await cache.write.storeLabels([visit(6), visit(7)], T0);
+      expect(await kept.refresh()).toBe(6);
+      expect(wholeReadings).toBe(2);
+      // A device renamed changes conversations the log cannot name: read whole.
+      const device = { value: 'hub-1', displayName: 'Consult Room 1', serial: 'HUB-1' };
+      await cache.write.storeDevices([device], T0);
+      await kept.refresh();
+      expect(wholeReadings).toBe(3);
+      await cache.write.storeDevices([device], T0);
+      await kept.refresh();
+      expect(wholeReadings).toBe(3);
+      await cache.write.storeDevices([{ ...device, displayName: 'Consult Room One' }], T0);
+      await kept.refresh();
+      expect(wholeReadings).toBe(4);
+      expect(await listed(kept)).toEqual(await listed(review(cache)));
     } finally {
       await cache.close();
     }

@@ -10,6 +10,7 @@ import { migration as retention } from './008-retention';
 import { migration as searchByTime } from './009-search-by-time';
 import { migration as labelCount } from './010-label-count';
 import { migration as recentNotesSearch } from './011-recent-notes-search';
+import { migration as reviewQueueChanges } from './012-review-queue-changes';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchByTime,
   labelCount,
   recentNotesSearch,
+  reviewQueueChanges,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
