@@ -197,18 +197,21 @@ export function createCore(options: CoreOptions): Core {
   const exportFolder = () => options.exportFolder ?? defaultExportFolder();
   const hub = new Hub({ service, cache, organizationId, ranges });
   const timedTranscripts = new TimedTranscripts(hub);
+  // The key the active account's files beside its cache are sealed under (comments, export
+  // journals); another account's data is not opened here.
+  const activeAccountKey = async (accountId: string) => {
+    const scope = scopes.active();
+    if (scope.accountId !== accountId)
+      throw new AppError('cancelled', 'Another clinic account became active.');
+    return scope.sealingKey();
+  };
   const followUps = new FollowUps({
     service,
     cache,
     comments: new CommentStore({
       folder: join(options.dataDir, 'comments'),
       legacyFile: join(options.dataDir, 'follow-ups.json'),
-      keyOf: async (accountId) => {
-        const scope = scopes.active();
-        if (scope.accountId !== accountId)
-          throw new AppError('cancelled', 'Another clinic account became active.');
-        return scope.sealingKey();
-      },
+      keyOf: activeAccountKey,
       log,
     }),
     accountId: activeAccountId,
@@ -255,6 +258,7 @@ export function createCore(options: CoreOptions): Core {
 
   const exports = new Exports({
     journalFolder: join(options.dataDir, 'exports'),
+    keyOf: activeAccountKey,
     accounts,
     service,
     cache,

@@ -16,7 +16,7 @@ import type { ServiceClient } from '../service-client/connect';
 import type { TimedTranscripts } from '../recordings/timed-transcripts';
 import type { ExportSource } from './export';
 import { ExportFolders } from './folders';
-import { ExportJournal } from './journal';
+import { ExportJournal, type JournalKeyOf } from './journal';
 import { ExportRuns } from './runs';
 import type { SpeakerNames } from '../recordings/speaker-names';
 import { EMPTY_OVERLAY } from '../../shared/speakers/overlay';
@@ -24,6 +24,8 @@ import { EMPTY_OVERLAY } from '../../shared/speakers/overlay';
 export interface ExportsDeps {
   /** Where export journals live (<dataDir>/exports). */
   journalFolder: string;
+  /** The key an account's journal rows are sealed under (journal.ts). */
+  keyOf: JournalKeyOf;
   accounts: AccountService;
   service: Pick<ActiveService, 'call' | 'read'>;
   cache(): Promise<Cache>;
@@ -65,7 +67,7 @@ export class Exports {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: ExportsDeps) {
-    this.runs = new ExportRuns(deps.progress, new ExportJournal(deps.journalFolder));
+    this.runs = new ExportRuns(deps.progress, new ExportJournal(deps.journalFolder, deps.keyOf));
     // Another account active: this one's exports stop at once, resumable when it is active again
     // (they would otherwise fail recording by recording and call the export complete).
     this.unsubscribe = deps.accounts.onActiveChange(

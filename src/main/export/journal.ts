@@ -5,6 +5,7 @@ import { AppError } from '../base/errors';
 import type { ExportOptions, ManifestRow } from './export';
 import { fileErrorOf } from '../audio/errors';
 import { removeQuietly, writeFileAtomic } from '../base/atomic-write';
+import type { AccountKey } from '../at-rest/account-key';
 
 /** What an export is, written once when it starts. */
 export interface JournalHeader {
@@ -33,6 +34,18 @@ const FINISHED: ReadonlySet<ManifestRow['status']> = new Set(['exported', 'no_au
 
 const ID = /^[0-9a-f-]{36}$/i;
 
+/** What a journal's row is sealed for (the AAD: it opens as nothing else). */
+const SEALED_ROW = 'export journal row';
+/** A sealed row's line: this, then the sealed bytes in base64. */
+const SEALED_LINE = 'sealed:';
+
+/**
+ * The key an account's rows are sealed under (its cache's); undefined where the account's data is
+ * kept in the clear (tests, benchmarks). Rejects when the account is locked, removed, or not the
+ * active one: its rows are then unreadable here.
+ */
+export type JournalKeyOf = (accountId: string) => Promise<AccountKey | undefined>;
+
 /**
  * What each export has done, kept in the app's data folder so that an export stopped by the app
  * closing, a crash or a full disk can be resumed — after a restart too — without exporting the
@@ -40,9 +53,17 @@ const ID = /^[0-9a-f-]{36}$/i;
  * `<id>.rows.jsonl`, one finished row a line, appended as each recording finishes (a line torn
  * by a crash is ignored: that recording is exported again). An export that answers (finished or
  * cancelled by the user) removes its journal.
+ *
+ * A row names the patient, the files and who spoke: each is sealed on its own line under the
+ * account's key, as its cache is. The header holds the recordings' ids, the folder and the
+ * options, in the clear, so that a removed account's unfinished exports (its key destroyed
+ * first) can still be given up: every recording's partial file is then looked for.
  */
 export class ExportJournal {
-  constructor(private readonly folder: string) {}
+  constructor(
+    private readonly folder: string,
+    private readonly keyOf: JournalKeyOf,
+  ) {}
 
   private headerPath = (journalId: string) => join(this.folder, `${journalId}.json`);
   private rowsPath = (journalId: string) => join(this.folder, `${journalId}.rows.jsonl`);
@@ -57,12 +78,12 @@ export class ExportJournal {
         throw fileErrorOf(error, path);
       },
     );
-    return new JournalWriter(this.rowsPath(header.journalId));
+    return this.writer(header);
   }
 
-  /** Appends to an existing journal (a resumed export). */
-  writer(journalId: string): JournalWriter {
-    return new JournalWriter(this.rowsPath(journalId));
+  /** Appends to an existing journal (a resumed export), sealed under its account's key. */
+  async writer(header: Pick<JournalHeader, 'journalId' | 'accountId'>): Promise<JournalWriter> {
+    return new JournalWriter(this.rowsPath(header.journalId), await this.keyOf(header.accountId));
   }
 
   /** An export's header and finished rows; not_found when there is no such journal. */
@@ -74,8 +95,10 @@ export class ExportJournal {
     const wanted = new Set(header.labelIds);
     const rows = new Map<string, ManifestRow>();
     const text = await readFile(this.rowsPath(journalId), 'utf8').catch(() => '');
+    // Without the key (the account locked or removed) its sealed rows read as not done.
+    const key = await this.keyOf(header.accountId).catch(() => undefined);
     for (const line of text.split('\n')) {
-      const row = parseRow(line);
+      const row = parseRow(line, key);
       if (row && wanted.has(row.labelId)) rows.set(row.labelId, row);
     }
     return { header, rows: [...rows.values()] };
@@ -128,14 +151,19 @@ export class ExportJournal {
 export class JournalWriter {
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly key: AccountKey | undefined,
+  ) {}
 
   /** Records a row if it is finished; a journal that cannot be written only costs a redo. */
   append(row: ManifestRow): Promise<void> {
     if (!FINISHED.has(row.status)) return this.writes;
-    this.writes = this.writes
-      .then(() => appendFile(this.path, `${JSON.stringify(row)}\n`))
-      .catch(() => undefined);
+    const json = JSON.stringify(row);
+    const line = this.key
+      ? `${SEALED_LINE}${this.key.seal(SEALED_ROW, Buffer.from(json, 'utf8')).toString('base64')}`
+      : json;
+    this.writes = this.writes.then(() => appendFile(this.path, `${line}\n`)).catch(() => undefined);
     return this.writes;
   }
 
@@ -145,10 +173,17 @@ export class JournalWriter {
   }
 }
 
-function parseRow(line: string): ManifestRow | null {
+/** A line's row: sealed (opened with `key`) or, as versions before 2026-11-28 wrote it, clear. */
+function parseRow(line: string, key: AccountKey | undefined): ManifestRow | null {
   if (!line.trim()) return null;
   try {
-    const row = JSON.parse(line) as ManifestRow;
+    const json = line.startsWith(SEALED_LINE)
+      ? key
+          ?.unseal(SEALED_ROW, Buffer.from(line.slice(SEALED_LINE.length), 'base64'))
+          .toString('utf8')
+      : line;
+    if (json === undefined) return null;
+    const row = JSON.parse(json) as ManifestRow;
     return typeof row.labelId === 'string' && FINISHED.has(row.status) ? row : null;
   } catch {
     return null;

@@ -210,7 +210,8 @@ export class ExportRuns {
         transcripts: header.transcripts,
         onExists: header.onExists,
         done: rows,
-        writer: this.journal.writer(header.journalId),
+        // Without the key (locked meanwhile) the export still runs; it just cannot be resumed.
+        writer: await this.journal.writer(header).catch(() => null),
       };
     }
     const { job } = start;
