@@ -334,6 +334,26 @@ const SORT_ORDER: Record<RecordingOrder, (direction: string) => string> = {
 
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The patient filter as the labels of the matching patients (migration 013), read by patient. */
+const BY_PATIENT = `patient_id IS NOT NULL AND (patient_id, patient_name) IN (
+  SELECT patient_id, patient_name FROM patients WHERE patient_name LIKE @patientSearch ESCAPE '\\')`;
+
+/**
+ * Whether the patients matching a pattern have few labels: a twentieth of the cache's or fewer.
+ * Then the patient filter reads theirs by patient (`BY_PATIENT`, through labels_by_patient);
+ * else it reads every label of the list's range and matches its name (labels_by_type holds it),
+ * cheaper when most labels match ("a").
+ */
+function fewLabelsOf(db: Db, pattern: string): boolean {
+  const matched = get<{ n: number | null }>(
+    db,
+    "SELECT sum(labels) AS n FROM patients WHERE patient_name LIKE ? ESCAPE '\\'",
+    pattern,
+  )!.n;
+  const held = get<{ n: number }>(db, 'SELECT labels AS n FROM label_count')!.n;
+  return (matched ?? 0) <= held / 20;
+}
+
 function notesOf(db: Db, labelId: string): Note[] {
   return all<NoteRow>(
     db,
@@ -364,6 +384,8 @@ export const labelReads = {
    * without notes). `userId` is not cached (list rows do not carry it) and is ignored.
    */
   labels(db: Db, query: CachedLabelQuery = {}): CachedLabelPage {
+    const patientSearch = query.patientSearch ? likeLiteral(query.patientSearch) : null;
+    const byPatient = patientSearch !== null && fewLabelsOf(db, patientSearch);
     // [applies, condition, its parameter]: the service's filters, on the cached columns.
     const filters: [boolean, string, Record<string, unknown>][] = [
       [
@@ -378,9 +400,9 @@ export const labelReads = {
       ],
       [query.toTime !== undefined, 'from_ms < @toMs', { toMs: Date.parse(query.toTime ?? '') }],
       [
-        Boolean(query.patientSearch),
-        "patient_name LIKE @patientSearch ESCAPE '\\'",
-        { patientSearch: likeLiteral(query.patientSearch ?? '') },
+        patientSearch !== null,
+        byPatient ? BY_PATIENT : "patient_name LIKE @patientSearch ESCAPE '\\'",
+        { patientSearch },
       ],
     ];
     const applied = filters.filter(([applies]) => applies);
@@ -389,7 +411,9 @@ export const labelReads = {
       string,
       unknown
     >;
-    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const filter = `${byPatient ? 'INDEXED BY labels_by_patient' : ''} ${
+      where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+    }`;
     const direction = query.isSortingDescending === false ? 'ASC' : 'DESC';
     const order = `ORDER BY ${SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction)}`;
     // Unfiltered: the kept count (migration 010), not a read of every label.
@@ -414,10 +438,11 @@ export const labelReads = {
    * cached labels each has. A patient renamed on the service goes by the name of its newest label.
    */
   patients(db: Db, search: string, limit = 50): KnownPatient[] {
+    // The kept patients (migration 013): a row per patient and name, the newest name wins.
     return all<KnownPatient>(
       db,
-      `SELECT patient_id AS id, patient_name AS name, count(*) AS recordings, max(from_ms)
-         FROM labels WHERE patient_id IS NOT NULL
+      `SELECT patient_id AS id, patient_name AS name, sum(labels) AS recordings, max(newest_ms)
+         FROM patients
         GROUP BY patient_id
        HAVING @search = '' OR patient_name LIKE @pattern ESCAPE '\\'
         ORDER BY patient_name COLLATE NOCASE, patient_id

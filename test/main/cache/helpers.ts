@@ -61,7 +61,8 @@ const FTS_INDEXES = [
 /**
  * FTS5's own check of every index, including that it matches its content table row for row
  * (rank 1): throws "database disk image is malformed" when an index has drifted. Then the kept
- * count of labels (010) against the labels, and the count of the newest notes (011) against them.
+ * count of labels (010) against the labels, the count of the newest notes (011) against them, and
+ * the kept patients (013) against the labels' patients.
  */
 export function checkIndexes(db: {
   prepare(sql: string): { run(): unknown; get(): unknown };
@@ -80,6 +81,20 @@ export function checkIndexes(db: {
       .get() as { kept: number; n: number };
     if (counts.kept !== counts.n)
       throw new Error(`label_count holds ${counts.kept}; the cache holds ${counts.n} labels.`);
+  }
+  // The kept patients (013) are the labels' own.
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'patients'").get()) {
+    const drift = db
+      .prepare(
+        `WITH kept AS (SELECT patient_id, patient_name, labels, newest_ms FROM patients),
+              held AS (SELECT patient_id, coalesce(patient_name, ''), count(*), max(from_ms)
+                         FROM labels WHERE patient_id IS NOT NULL GROUP BY 1, 2)
+         SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM held))
+              + (SELECT count(*) FROM (SELECT * FROM held EXCEPT SELECT * FROM kept)) AS n`,
+      )
+      .get() as { n: number };
+    if (drift.n !== 0)
+      throw new Error(`patients differs from the labels' patients in ${drift.n} rows.`);
   }
   // The newest notes' own index (011): its count of them is theirs.
   if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'recent_notes_held'").get()) {

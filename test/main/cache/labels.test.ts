@@ -202,6 +202,44 @@ describe('the list’s SQL', () => {
     db.close();
   });
 
+  it('filters by patient through the matching patients’ labels when they are few, else through every label', () => {
+    const { db } = openCacheDatabase(join(tempDir(), 'patient-plans.sqlite'));
+    const rows = Array.from({ length: 40 }, (_, i) =>
+      label(i + 1, { patient: i === 0 ? 'Maple' : `Abbey ${i}` }),
+    );
+    runQuery(db, 'write', 'storeLabelPage', [{ rows, seenAt: T0 }]);
+    const prepared = watchPrepared(db);
+    const filtered = (patientSearch: string) => {
+      const page = runQuery(db, 'read', 'labels', [{ patientSearch, limit: 100 }]) as {
+        items: { id: string }[];
+        total: number;
+      };
+      const sql = prepared.texts.filter((text) => text.includes('LIMIT @limit')).at(-1)!;
+      const params = { patientSearch: `%${patientSearch}%`, limit: 100, offset: 0 };
+      return {
+        ids: page.items.map((item) => item.id),
+        total: page.total,
+        plan: prepared.plan(sql, params),
+      };
+    };
+    // One label of forty: read through labels_by_patient.
+    const maple = filtered('maple');
+    expect(maple).toMatchObject({ ids: [rows[0]!.id], total: 1 });
+    expect(maple.plan).toContain('labels_by_patient');
+    // Most of them: every label read, its name matched (the same answer either way).
+    const abbey = filtered('abbey');
+    expect(abbey).toMatchObject({
+      ids: rows
+        .slice(1)
+        .map((row) => row.id)
+        .reverse(),
+      total: 39,
+    });
+    expect(abbey.plan).not.toContain('labels_by_patient');
+    prepared.stop();
+    db.close();
+  });
+
   it('reads a page by start or by duration in its index’s order, sorting nothing', () => {
     const { db } = openCacheDatabase(join(tempDir(), 'plans.sqlite'));
     const prepared = watchPrepared(db);

@@ -11,6 +11,7 @@ import { migration as searchByTime } from '../../../src/main/cache/migrations/00
 import { migration as labelCount } from '../../../src/main/cache/migrations/010-label-count';
 import { migration as recentNotesSearch } from '../../../src/main/cache/migrations/011-recent-notes-search';
 import { migration as reviewQueueChanges } from '../../../src/main/cache/migrations/012-review-queue-changes';
+import { migration as patientsTable } from '../../../src/main/cache/migrations/013-patients';
 import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
@@ -232,6 +233,8 @@ describe('004 patients index', () => {
       .map((row) => row.detail)
       .join('; ');
     expect(plan).toContain('COVERING INDEX labels_by_patient');
+    // Today's read, on today's schema.
+    migrate(db, file, MIGRATIONS, LATEST_SCHEMA_VERSION);
     expect(runQuery(db, 'read', 'patients', [''])).toEqual([
       { id: 'patient-Biscuit', name: 'Biscuit', recordings: 1 },
       { id: 'patient-Maple', name: 'Maple', recordings: 2 },
@@ -798,6 +801,38 @@ describe(`${String(reviewQueueChanges.version).padStart(3, '0')} review queue ch
     write('trackQueueChanges');
     write('storeLabels', [label(7)], T0);
     expect(logged()).toEqual(['record 7']);
+    db.close();
+  });
+});
+
+describe(`${String(patientsTable.version).padStart(3, '0')} patients`, () => {
+  it('counts the patients the version before held, follows each label stored, changed and deleted', () => {
+    const { db, file } = cacheAt(patientsTable.version - 1);
+    const write = (name: string, ...args: unknown[]) => runQuery(db, 'write', name, args);
+    write('storeLabels', [label(1, { patient: 'Maple' }), label(2, { patient: null })], T0);
+    migrate(db, file, MIGRATIONS, patientsTable.version);
+    const kept = () =>
+      db
+        .prepare('SELECT patient_id, patient_name, labels, newest_ms FROM patients ORDER BY 1, 2')
+        .all();
+    const startOf = (index: number) => Date.parse(label(index).fromTime);
+    expect(kept()).toEqual([
+      { patient_id: 'patient-Maple', patient_name: 'Maple', labels: 1, newest_ms: startOf(1) },
+    ]);
+    // A new label of hers, one assigned to her, one of another patient: counted, her newest moved.
+    write('storeLabels', [label(3, { patient: 'Maple' }), label(4, { patient: 'Biscuit' })], T0);
+    write('storeLabelPage', { rows: [label(2, { patient: 'Maple' })], seenAt: T0 + 1 });
+    expect(kept()).toEqual([
+      { patient_id: 'patient-Biscuit', patient_name: 'Biscuit', labels: 1, newest_ms: startOf(4) },
+      { patient_id: 'patient-Maple', patient_name: 'Maple', labels: 3, newest_ms: startOf(3) },
+    ]);
+    checkIndexes(db);
+    // Her newest deleted: the next newest read again; Biscuit's last: gone.
+    write('deleteLabels', [label(3).id, label(4).id]);
+    expect(kept()).toEqual([
+      { patient_id: 'patient-Maple', patient_name: 'Maple', labels: 2, newest_ms: startOf(2) },
+    ]);
+    checkIndexes(db);
     db.close();
   });
 });

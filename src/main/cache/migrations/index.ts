@@ -11,6 +11,7 @@ import { migration as searchByTime } from './009-search-by-time';
 import { migration as labelCount } from './010-label-count';
 import { migration as recentNotesSearch } from './011-recent-notes-search';
 import { migration as reviewQueueChanges } from './012-review-queue-changes';
+import { migration as patients } from './013-patients';
 
 /** Every schema version in order: file NNN-*.ts holds version NNN (a test checks it). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   labelCount,
   recentNotesSearch,
   reviewQueueChanges,
+  patients,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
