@@ -134,7 +134,11 @@ export class Review {
     if (kept?.cache === cache)
       this.keep(
         cache,
-        kept.index.then((index) => this.withChanges(cache, index)),
+        kept.index.then(
+          (index) => this.withChanges(cache, index),
+          // The reading it kept failed: read whole now.
+          () => this.wholeReading(cache),
+        ),
       );
     else this.kept = null;
     const count = await this.count();
