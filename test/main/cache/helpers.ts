@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import type { Label, Note, RecordType } from '../../../src/shared/api';
+import type {
+  Conversation,
+  ConversationStatus,
+  Label,
+  Note,
+  RecordType,
+} from '../../../src/shared/api';
 
 /** A temporary folder per test file, removed after all its tests. */
 export function useTempDir(prefix: string): () => string {
@@ -47,6 +53,27 @@ export function label(
     deviceSerial: 'IPAD-1',
   };
 }
+
+/**
+ * A hub's conversation as the service lists it: an uploaded one ready, with its transcript; any
+ * other still processing. `times` as the field dialect sends them.
+ */
+export const conversation = (
+  id: string,
+  status: ConversationStatus = 'UPLOADED',
+  deviceId = 'room-1',
+  times: { startMs: number; endMs: number } | null = null,
+): Conversation => ({
+  conversationId: id,
+  deviceId,
+  status,
+  speechMinuteCount: 3,
+  transcriptState: status === 'UPLOADED' ? 'READY' : 'PROCESSING',
+  isImportable: status === 'UPLOADED',
+  notImportableReason: '',
+  transcriptText: status === 'UPLOADED' ? `transcript of ${id}` : '',
+  ...times,
+});
 
 /** The full-text indexes of the cache (migrations 002, 007 and 011). */
 const FTS_INDEXES = [

@@ -2,9 +2,9 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../../src/main/cache';
-import type { Conversation, ConversationStatus, TimelineMinute } from '../../../src/shared/api';
+import type { Conversation, TimelineMinute } from '../../../src/shared/api';
 import type { CreatedRange } from '../../../src/shared/ipc';
-import { MINUTE, T0, useTempDir } from './helpers';
+import { conversation, MINUTE, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-hub');
 let cache: Cache;
@@ -13,21 +13,6 @@ beforeAll(async () => {
   cache = await openCache({ file: join(tempDir(), 'c.sqlite'), thread: 'main' });
 });
 afterAll(() => cache.close());
-
-const conv = (
-  id: string,
-  status: ConversationStatus = 'UPLOADED',
-  deviceId = 'room-1',
-): Conversation => ({
-  conversationId: id,
-  deviceId,
-  status,
-  speechMinuteCount: 3,
-  transcriptState: status === 'UPLOADED' ? 'READY' : 'PROCESSING',
-  isImportable: status === 'UPLOADED',
-  notImportableReason: '',
-  transcriptText: status === 'UPLOADED' ? `transcript of ${id}` : '',
-});
 
 const minute = (index: number, speech: boolean): TimelineMinute => ({
   minuteStartMs: T0 + index * MINUTE,
@@ -65,7 +50,7 @@ describe('conversations', () => {
   it('a walk that finds new ones at the top writes only the rows it lists, however many are cached', async () => {
     const file = join(tempDir(), 'conv-rows.sqlite');
     const local = await openCache({ file, thread: 'main' });
-    const older = Array.from({ length: 50 }, (_, i) => conv(`old-${50 - i}`));
+    const older = Array.from({ length: 50 }, (_, i) => conversation(`old-${50 - i}`));
     await local.write.storeConversationPage({ items: older, walk: 1, startPosition: 0, seenAt: 1 });
     await local.close();
     const rowsOf = () => {
@@ -81,7 +66,7 @@ describe('conversations', () => {
     const before = rowsOf();
     const again = await openCache({ file, thread: 'main' });
     await again.write.storeConversationPage({
-      items: [conv('new-2'), conv('new-1')],
+      items: [conversation('new-2'), conversation('new-1')],
       walk: Date.now(),
       startPosition: 0,
       seenAt: 2,
@@ -103,13 +88,13 @@ describe('conversations', () => {
     const ids = (list: { items: Conversation[] }) => list.items.map((c) => c.conversationId);
     // First walk: c5 … c1, two pages.
     await local.write.storeConversationPage({
-      items: [conv('c5'), conv('c4'), conv('c3')],
+      items: [conversation('c5'), conversation('c4'), conversation('c3')],
       walk: 1,
       startPosition: 0,
       seenAt: 1,
     });
     await local.write.storeConversationPage({
-      items: [conv('c2'), conv('c1')],
+      items: [conversation('c2'), conversation('c1')],
       walk: 1,
       startPosition: 3,
       seenAt: 1,
@@ -117,7 +102,7 @@ describe('conversations', () => {
     expect(ids(await local.read.conversations())).toEqual(['c5', 'c4', 'c3', 'c2', 'c1']);
     // Second walk stops after its first page: c7 and c6 are new, c5 changed.
     const result = await local.write.storeConversationPage({
-      items: [conv('c7', 'ACTIVE'), conv('c6'), conv('c5', 'FAILED')],
+      items: [conversation('c7', 'ACTIVE'), conversation('c6'), conversation('c5', 'FAILED')],
       walk: 2,
       startPosition: 0,
       seenAt: 2,
@@ -127,7 +112,7 @@ describe('conversations', () => {
     expect(await local.read.openConversationsNotListedIn(2)).toBe(0);
     expect(await local.read.openConversationsNotListedIn(3)).toBe(1); // c7 is ACTIVE
     // One fetched by itself (just created) goes to the top.
-    await local.write.storeConversation(conv('c8', 'ACTIVE'), 3);
+    await local.write.storeConversation(conversation('c8', 'ACTIVE'), 3);
     expect(ids(await local.read.conversations({ limit: 2 }))).toEqual(['c8', 'c7']);
     expect(await local.read.conversations({ status: 'ACTIVE' })).toMatchObject({ total: 2 });
     expect(await local.read.conversations({ deviceId: 'room-9' })).toEqual({
@@ -139,7 +124,7 @@ describe('conversations', () => {
     expect(await local.read.conversation('room-2', 'c5')).toBeNull();
     // A full walk that lists c8 … c2 only: c1 is gone from the service.
     await local.write.storeConversationPage({
-      items: ['c8', 'c7', 'c6', 'c5', 'c4', 'c3', 'c2'].map((id) => conv(id)),
+      items: ['c8', 'c7', 'c6', 'c5', 'c4', 'c3', 'c2'].map((id) => conversation(id)),
       walk: 4,
       startPosition: 0,
       seenAt: 4,

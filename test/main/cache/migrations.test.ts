@@ -16,7 +16,7 @@ import { runQuery } from '../../../src/main/cache/queries';
 import type { Db } from '../../../src/node-common/sql';
 import type { ReviewFacts } from '../../../src/shared/ipc';
 import { queuePage, type QueueIndex } from '../../../src/shared/review/queue-index';
-import { checkIndexes, label, MINUTE, note, T0, useTempDir } from './helpers';
+import { checkIndexes, conversation, label, MINUTE, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('migrations');
 const MIGRATIONS_DIR = fileURLToPath(
@@ -766,21 +766,10 @@ describe(`${String(reviewQueueChanges.version).padStart(3, '0')} review queue ch
     write('markReviewed', { records: [label(2).id], conversations: [] }, T0);
     write('deleteLabels', [label(3).id]);
     expect(logged()).toEqual(['record 3', 'record 1', 'record 2']);
-    const conversation = {
-      conversationId: 'conv-1',
-      deviceId: 'hub-1',
-      status: 'ACTIVE',
-      speechMinuteCount: 3,
-      transcriptState: 'PROCESSING',
-      isImportable: false,
-      notImportableReason: '',
-      transcriptText: '',
-      startMs: T0,
-      endMs: T0 + MINUTE,
-    };
-    write('storeConversation', conversation, T0);
-    write('storeConversation', conversation, T0 + 1);
-    write('storeConversation', { ...conversation, status: 'FAILED' }, T0 + 2);
+    const active = conversation('conv-1', 'ACTIVE', 'hub-1', { startMs: T0, endMs: T0 + MINUTE });
+    write('storeConversation', active, T0);
+    write('storeConversation', active, T0 + 1);
+    write('storeConversation', { ...active, status: 'FAILED' }, T0 + 2);
     expect(changes()).toMatchObject({
       whole: false,
       records: [label(3).id, label(1).id, label(2).id],

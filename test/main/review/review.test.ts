@@ -21,7 +21,7 @@ import {
   startService,
   type RunningService,
 } from '../../service/harness';
-import { label, note, T0 } from '../cache/helpers';
+import { conversation, label, note, T0 } from '../cache/helpers';
 import { ipcCalls } from '../../support/ipc-calls';
 import { testCore } from '../../support/core';
 
@@ -310,18 +310,7 @@ describe('the queue kept between reads', () => {
       const startMs = BASE - 10 * MINUTE_MS;
       const endMs = BASE + 5 * MINUTE_MS;
       await cache.write.storeConversation(
-        {
-          conversationId: 'conv-active',
-          deviceId: DEMO_DEVICES[0].id,
-          status: 'ACTIVE',
-          speechMinuteCount: 3,
-          transcriptState: 'PROCESSING',
-          isImportable: false,
-          notImportableReason: '',
-          transcriptText: '',
-          startMs,
-          endMs,
-        },
+        conversation('conv-active', 'ACTIVE', DEMO_DEVICES[0].id, { startMs, endMs }),
         BASE,
       );
       let now = BASE;
