@@ -218,8 +218,7 @@ export const reviewReads = {
         get<{ upTo: number | null }>(db, 'SELECT max(seq) AS upTo FROM queue_changes')!.upTo ?? 0;
       const changed = all<{ kind: string; id: string }>(
         db,
-        'SELECT DISTINCT kind, id FROM queue_changes WHERE seq <= ?',
-        upTo,
+        'SELECT DISTINCT kind, id FROM queue_changes',
       );
       if (changed.some((row) => row.kind === 'everything')) return { whole: true };
       const of = (kind: string) => changed.filter((row) => row.kind === kind).map((row) => row.id);

@@ -111,8 +111,10 @@ export class ExportJournal {
     for (const name of names) {
       const journalId = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
       if (!ID.test(journalId)) continue;
+      // Another account's: its rows are neither read nor opened.
+      if ((await this.readHeader(journalId))?.accountId !== accountId) continue;
       const record = await this.load(journalId).catch(() => null);
-      if (!record || record.header.accountId !== accountId) continue;
+      if (!record) continue;
       found.push({
         journalId,
         folder: record.header.folder,

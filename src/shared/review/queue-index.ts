@@ -62,24 +62,32 @@ export interface QueueEntry {
   id: string;
 }
 
+/** Each source's place in `sources`, a source not there yet added at the end. */
+function sourcePlaces(sources: QueueIndex['sources']): (source: ReviewItem['source']) => number {
+  const places = new Map(sources.map((source, at) => [source.key, at]));
+  return (source) => {
+    let place = places.get(source.key);
+    if (place === undefined) {
+      place = sources.push({ ...source }) - 1;
+      places.set(source.key, place);
+    }
+    return place;
+  };
+}
+
 /** Packs judged items, given in the queue's order (compareItems), into an index. */
 class QueueIndexBuilder {
   private readonly ids: string[] = [];
   private readonly starts: number[] = [];
   private readonly sourceOf: number[] = [];
   private readonly flags: number[] = [];
-  private readonly sources: { key: string; name: string }[] = [];
-  private readonly sourceIndex = new Map<string, number>();
+  private readonly sources: QueueIndex['sources'] = [];
+  private readonly placeOfSource = sourcePlaces(this.sources);
 
   add(item: ReviewItem): void {
-    let source = this.sourceIndex.get(item.source.key);
-    if (source === undefined) {
-      source = this.sources.push({ ...item.source }) - 1;
-      this.sourceIndex.set(item.source.key, source);
-    }
     this.ids.push(item.id);
     this.starts.push(item.startMs ?? Number.NaN);
-    this.sourceOf.push(source);
+    this.sourceOf.push(this.placeOfSource(item.source));
     this.flags.push(packedFlags(item));
   }
 
@@ -184,7 +192,7 @@ export function withItemsJudgedAnew(
   // Each incoming item's place among the held ones (ascending, as `incoming` is sorted).
   const places = incoming.map((item) => placeOf(index, item));
   const sources = [...index.sources];
-  const sourceAt = new Map(sources.map((source, at) => [source.key, at]));
+  const placeOfSource = sourcePlaces(sources);
   const size = index.ids.length - leaving.size + incoming.length;
   const ids = new Array<string>(size);
   const startMs = new Float64Array(size);
@@ -196,14 +204,9 @@ export function withItemsJudgedAnew(
   for (let at = 0; at <= index.ids.length; at++) {
     for (; next < incoming.length && places[next] === at; next++, out++) {
       const item = incoming[next]!;
-      let from = sourceAt.get(item.source.key);
-      if (from === undefined) {
-        from = sources.push({ ...item.source }) - 1;
-        sourceAt.set(item.source.key, from);
-      }
       ids[out] = item.id;
       startMs[out] = item.startMs ?? Number.NaN;
-      source[out] = from;
+      source[out] = placeOfSource(item.source);
       flags[out] = packedFlags(item);
       validUntilMs = Math.min(validUntilMs, changesAt(item) ?? Number.POSITIVE_INFINITY);
     }

@@ -94,23 +94,24 @@ const FTS_INDEXES = [
 export function checkIndexes(db: {
   prepare(sql: string): { run(): unknown; get(): unknown };
 }): void {
-  for (const table of FTS_INDEXES) {
-    // An index a migration after this file's version adds is not there yet.
-    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE name = '${table}'`).get()) continue;
-    db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
-  }
-  // The kept count of labels (010) is theirs.
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'label_count'").get()) {
-    const counts = db
-      .prepare(
-        'SELECT (SELECT labels FROM label_count) AS kept, (SELECT count(*) FROM labels) AS n',
-      )
-      .get() as { kept: number; n: number };
-    if (counts.kept !== counts.n)
-      throw new Error(`label_count holds ${counts.kept}; the cache holds ${counts.n} labels.`);
-  }
+  // A table a migration after the file's version adds is not there yet.
+  const has = (name: string) =>
+    Boolean(db.prepare(`SELECT 1 FROM sqlite_master WHERE name = '${name}'`).get());
+  /** A count kept in a one-row table (`kept`, SQL) against a count of what it counts. */
+  const sameCount = (table: string, kept: string, counted: string) => {
+    if (!has(table)) return;
+    const { n, of } = db
+      .prepare(`SELECT (SELECT ${kept} FROM ${table}) AS n, (SELECT ${counted}) AS of`)
+      .get() as { n: number; of: number };
+    if (n !== of) throw new Error(`${table} counts ${n}; the cache holds ${of}.`);
+  };
+  for (const table of FTS_INDEXES)
+    if (has(table))
+      db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`).run();
+  sameCount('label_count', 'labels', 'count(*) FROM labels');
+  sameCount('recent_notes_held', 'notes', 'count(*) FROM recent_notes');
   // The kept patients (013) are the labels' own.
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'patients'").get()) {
+  if (has('patients')) {
     const drift = db
       .prepare(
         `WITH kept AS (SELECT patient_id, patient_name, labels, newest_ms FROM patients),
@@ -122,16 +123,5 @@ export function checkIndexes(db: {
       .get() as { n: number };
     if (drift.n !== 0)
       throw new Error(`patients differs from the labels' patients in ${drift.n} rows.`);
-  }
-  // The newest notes' own index (011): its count of them is theirs.
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'recent_notes_held'").get()) {
-    const held = db
-      .prepare(
-        `SELECT (SELECT notes FROM recent_notes_held) AS kept,
-                (SELECT count(*) FROM recent_notes) AS n`,
-      )
-      .get() as { kept: number; n: number };
-    if (held.kept !== held.n)
-      throw new Error(`recent_notes_held counts ${held.kept}; it holds ${held.n} notes.`);
   }
 }
