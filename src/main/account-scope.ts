@@ -131,6 +131,24 @@ class OnFirstUse<T> {
   async opened(): Promise<T | undefined> {
     return this.value?.catch(() => undefined);
   }
+
+  /**
+   * Closes what was opened, then opens it anew; a use meanwhile waits for the new one (never
+   * two open at once).
+   */
+  reopen(close: (value: T) => Promise<void>): Promise<T> {
+    const previous = this.opened();
+    this.value = undefined;
+    const reopening = previous.then(async (value) => {
+      if (value !== undefined) await close(value);
+      return this.open();
+    });
+    reopening.catch(() => {
+      if (this.value === reopening) this.value = undefined;
+    });
+    this.value = reopening;
+    return reopening;
+  }
 }
 
 /** One open account's key, cache, audio cache, sync and follows. */
@@ -173,13 +191,16 @@ export class AccountScope {
     this.cacheOnUse = new OnFirstUse(async () => {
       const key = await keyOf();
       try {
-        return await openCache({
+        const cache = await openCache({
           file: cacheFileOf(deps.dataDir, accountId),
           key: key?.databaseKey(),
           nativeBinding: deps.sqliteBinding,
           // The sidebar says why nothing shows while an update's migration runs.
           onUpgrade: () => this.runner.upgrading(true),
         });
+        if (cache.recovery)
+          deps.log(`the cache was damaged (${cache.recovery.reason}): it starts anew`);
+        return cache;
       } finally {
         this.runner.upgrading(false);
       }
@@ -199,6 +220,7 @@ export class AccountScope {
       settings: () => deps.retention(accountId),
       spare: () => deps.recordsInUse(accountId),
       report: (status) => deps.emit('retention.changed', status),
+      damaged: () => this.reopenDamagedCache(),
       log: deps.log,
     });
     if (deps.cleanupSchedule) this.cleanup.schedule(deps.cleanupSchedule);
@@ -285,6 +307,17 @@ export class AccountScope {
   /** The account's cache, opened on first use. */
   cache(): Promise<Cache> {
     return this.closed ? Promise.reject(closedScope()) : this.cacheOnUse.get();
+  }
+
+  /**
+   * The cache's whole check found damage (written down beside the file): the cache is reopened
+   * now, which moves the file aside, keeps what only this computer knows (database.ts) and
+   * starts empty; a sync fills it again.
+   */
+  private async reopenDamagedCache(): Promise<void> {
+    if (this.closed) return;
+    await this.cacheOnUse.reopen((cache) => cache.close());
+    this.startSync();
   }
 
   /** The account's audio cache, opened on first use. */

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +32,7 @@ import {
   startService,
   type RunningService,
 } from '../service/harness';
+import { label, note, T0 } from './cache/helpers';
 
 /**
  * The account scope (src/main/account-scope.ts): what lives as long as an account is open — its
@@ -169,6 +179,39 @@ describe('the account scope', () => {
     expect(await scope.audioCache()).toBe(audio);
     await closed(scope);
     await expect(scope.audioCache()).rejects.toMatchObject({ kind: 'cancelled' });
+  });
+
+  it('reopens a cache its weekly check finds damaged: moved aside, review marks kept, synced anew', async () => {
+    const a = await w.add(svc.credentials.primary.apiKey);
+    const scope = w.scopes.active();
+    const damaged = await scope.cache();
+    await damaged.write.storeLabels(
+      Array.from({ length: 300 }, (_, i) =>
+        label(i, { notes: [note(`${'bloods taken, fasted overnight '.repeat(30)} ${i}`, T0)] }),
+      ),
+      T0,
+    );
+    await damaged.write.markReviewed({ records: [label(7).id], conversations: [] }, T0);
+    await damaged.write.checkpoint();
+    const file = cacheFileOf(w.dataDir, a.id);
+    const pages = Math.floor(statSync(file).size / 4096);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(3 * 4096, 0x5a), 0, 3 * 4096, Math.floor(pages / 2) * 4096);
+    closeSync(fd);
+    // The first cleanup checks the file whole (never checked): the damage is found there.
+    await scope.cleanup.run();
+    const cache = await scope.cache();
+    expect(cache).not.toBe(damaged);
+    await expect(damaged.read.stats()).rejects.toThrow(/closed/);
+    expect(cache.recovery).toMatchObject({
+      reason: expect.stringMatching(/quick_check|unreadable/),
+      salvagedReviewMarks: 1,
+    });
+    expect(w.logs).toContainEqual(expect.stringMatching(/whole check found damage/));
+    // The emptied cache is filled again at once, not at the next five-minute sync.
+    await expect
+      .poll(() => w.events.filter((e) => e.event === 'sync.changed').length)
+      .toBeGreaterThan(0);
   });
 
   it('an app started with an active account opens its scope at once', async () => {

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../base/worker-entry';
+import { noteDamage, type WholeCheck } from './check';
 import { openCacheDatabase, type CacheRecovery, type CacheUpgrade } from './database';
 import { CacheTooNewError } from './migrate';
 import type { WorkerError, WorkerInit, WorkerMessage, WorkerOpen, WorkerRequest } from './protocol';
@@ -89,6 +90,12 @@ export interface Cache {
   readonly recovery: CacheRecovery | null;
   readonly read: CacheReader;
   readonly write: CacheWriter;
+  /**
+   * Checks the whole file (check.ts) on a thread of its own, a table at a time, and writes down
+   * damage found for the next open. Stops between two tables when `signal` aborts or the cache
+   * closes (close waits for the table under way: seconds at most, at a million records).
+   */
+  checkWhole(signal?: AbortSignal): Promise<WholeCheck>;
   /** Finishes the queries under way, then closes the database and its threads. */
   close(): Promise<void>;
 }
@@ -248,6 +255,27 @@ class ClosedGuard {
 }
 
 /**
+ * The whole check through `call`, a table at a time, until damage is found (written down for
+ * the next open) or `stopped` says to stop between two tables.
+ */
+async function checkWholeThrough(
+  call: Call,
+  file: string,
+  stopped: () => boolean,
+): Promise<WholeCheck> {
+  const reads = remote(READS, 'read', call);
+  for (const part of await reads.checkParts()) {
+    if (stopped()) return { state: 'stopped' };
+    const reason = await reads.checkPart(part);
+    if (reason !== null) {
+      noteDamage(file, reason);
+      return { state: 'damaged', reason };
+    }
+  }
+  return { state: 'sound' };
+}
+
+/**
  * Reads that take seconds at a hospital's scale (the review queue reads every record): with a
  * separate reader, a thread of their own, started at the first, so a screen's reads never wait
  * behind one.
@@ -285,15 +313,38 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
     file,
   );
   const writeCall = guard.wrap(writer.call, file);
+  const checks = new Set<Promise<WholeCheck>>();
   return {
     file,
     thread: 'worker',
     recovery: writer.recovery,
     read: remote(READS, 'read', readCall),
     write: remote(WRITES, 'write', writeCall),
+    checkWhole(signal) {
+      if (guard.closed) return Promise.reject(new Error(`The cache ${file} is closed.`));
+      const check = (async () => {
+        const thread = await WorkerConnection.start(
+          { file, role: 'reader', nativeBinding },
+          options,
+        );
+        try {
+          return await checkWholeThrough(
+            thread.call,
+            file,
+            () => guard.closed || signal?.aborted === true,
+          );
+        } finally {
+          await thread.close();
+        }
+      })();
+      checks.add(check);
+      void check.catch(() => undefined).finally(() => checks.delete(check));
+      return check;
+    },
     async close() {
       if (guard.closed) return;
       guard.closed = true;
+      await Promise.all([...checks].map((check) => check.catch(() => undefined)));
       await (await longReader?.catch(() => undefined))?.close();
       await reader?.close();
       await writer.close();
@@ -315,6 +366,8 @@ function openInline(options: CacheOptions): Cache {
     recovery,
     read: remote(READS, 'read', call),
     write: remote(WRITES, 'write', call),
+    checkWhole: (signal) =>
+      checkWholeThrough(call, file, () => guard.closed || signal?.aborted === true),
     async close() {
       if (guard.closed) return;
       guard.closed = true;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { CacheTooNewError, migrate, schemaVersion, type Migration } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { checkPart, forgetDamage, notedDamage } from './check';
 import { isPlainSqlite, sealPlainCache, type ConversionStep } from './plain-cache';
 import { all, run, type Db } from '../../node-common/sql';
 
@@ -11,7 +12,10 @@ const CACHE_APPLICATION_ID = 0x45524d4b;
 
 /** A damaged cache moved aside at open, and the user-made data saved from it. */
 export interface CacheRecovery {
-  /** What was wrong: quick_check's first complaint, or why the file could not be read. */
+  /**
+   * What was wrong: quick_check's first complaint (at open, or written down by a whole check
+   * while the cache was open), or why the file could not be read.
+   */
   reason: string;
   /**
    * Where the damaged file now is (kept for diagnostics until the next recovery); null for an
@@ -114,19 +118,23 @@ function connect(
 }
 
 /**
- * Why the file at `file` is not a healthy cache, or undefined when it is. Reads it as it is: a
- * WAL left by a killed process is replayed by SQLite (that is recovery, not damage).
+ * Why the file at `file` is not a healthy cache, or undefined when it is: the damage a whole
+ * check found while it was open (check.ts), else what every query would meet at once — a header
+ * that is not SQLite's, or not under this key, another program's database, a schema that cannot
+ * be read. The rest of the file is checked in the background (check.ts says why). Reads it as it
+ * is: a WAL left by a killed process is replayed by SQLite (that is recovery, not damage).
  */
 function damageOf(file: string, options: CacheDatabaseOptions): string | undefined {
+  const noted = notedDamage(file);
+  if (noted !== undefined) return noted;
   let db: Db | undefined;
   try {
     db = connect(file, options, { fileMustExist: true });
     const appId = db.pragma('application_id', { simple: true }) as number;
     if (appId !== 0 && appId !== CACHE_APPLICATION_ID)
       return `not an Earmark cache (application_id ${appId})`;
-    const problems = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
-    const first = problems[0]?.quick_check ?? 'no answer';
-    return first === 'ok' ? undefined : `quick_check: ${first}`;
+    const problem = checkPart(db, 'sqlite_schema');
+    return problem ?? undefined;
   } catch (error) {
     return `unreadable: ${message(error)}`;
   } finally {
@@ -186,6 +194,7 @@ function removeDamagedCopies(file: string): void {
  */
 function moveAside(file: string, nowMs: number, options: CacheDatabaseOptions): string | null {
   removeDamagedCopies(file);
+  forgetDamage(file);
   if (options.key !== undefined) {
     for (const side of SIDE_FILES) rmSync(file + side, { force: true });
     return null;
@@ -218,8 +227,9 @@ function configure(db: Db): void {
 }
 
 /**
- * Opens (creating if need be) the cache at `file` for writing: checks it (quick_check), moves a
- * damaged one aside and starts empty, refuses one written by a newer app (CacheTooNewError), and
+ * Opens (creating if need be) the cache at `file` for writing: checks what every query meets
+ * (damageOf; the whole file is checked in the background, check.ts), moves a damaged one aside
+ * and starts empty, refuses one written by a newer app (CacheTooNewError), and
  * migrates it to the newest schema. Synchronous: call it in the cache's own thread.
  */
 export function openCacheDatabase(

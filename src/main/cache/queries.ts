@@ -1,3 +1,4 @@
+import { checkReads } from './check';
 import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
@@ -58,6 +59,7 @@ export const READS = {
   ...syncStateReads,
   ...statsReads,
   ...retentionReads,
+  ...checkReads,
 };
 
 export const WRITES = {

@@ -22,6 +22,11 @@ export interface CleanupRunnerDeps {
   /** The records its running exports read. */
   spare(): string[];
   report(status: CleanupStatus): void;
+  /**
+   * The cache's whole check (weekly, at a cleanup's start) found damage, written down beside
+   * the file: the account's cache is to be reopened, which moves it aside (cache/check.ts).
+   */
+  damaged(reason: string): Promise<void>;
   log(message: string): void;
   now?: () => number;
   tuning?: Partial<CleanupTuning>;
@@ -30,13 +35,24 @@ export interface CleanupRunnerDeps {
 /** The last cleanup as the cache remembers it (Settings says when it ran, after a restart too). */
 const LAST_STREAM = 'retention.cleanup';
 
+/** When the cache's file was last checked whole (cache/check.ts), as the cache remembers it. */
+const CHECKED_STREAM = 'cache.checked';
+
+/**
+ * How often the cache's file is checked whole: about 12 s of a thread of its own at a million
+ * records, reading the whole file (4.4 GB), so weekly rather than daily; damage is also met by
+ * the queries that read it, and by every open's check of the schema.
+ */
+export const WHOLE_CHECK_EVERY_MS = 7 * DAY_MS;
+
 /** Progress goes out at most this often (a cleanup step takes milliseconds). */
 const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * Runs an account's cleanups one at a time — at start and daily when scheduled, and when asked
  * ("Remove now") — keeps their status and reports every change (Settings and the sidebar show
- * it). A cleanup asked for while one runs joins it.
+ * it). A cleanup asked for while one runs joins it. Weekly, a cleanup first checks the cache's
+ * file whole (cache/check.ts).
  */
 export class CleanupRunner {
   private status: CleanupStatus = CLEANUP_IDLE;
@@ -99,11 +115,33 @@ export class CleanupRunner {
     this.deps.report(this.status);
   }
 
+  /**
+   * The account's cache, checked whole first when the last check is a week old (or there was
+   * none): before the cleanup's steps, which a damaged file would stop. Damage found reopens
+   * it (deps.damaged), and the cleanup goes on in the new one.
+   */
+  private async checkedCache(): Promise<Cache> {
+    const cache = await this.deps.cache();
+    const last = (await cache.read.syncState(CHECKED_STREAM)) as { at: number } | null;
+    if (last !== null && this.now() - last.at < WHOLE_CHECK_EVERY_MS) return cache;
+    const check = await cache.checkWhole(this.abort.signal);
+    if (check.state === 'damaged') {
+      this.deps.log(`the cache's whole check found damage (${check.reason}): reopening it`);
+      await this.deps.damaged(check.reason);
+      return this.deps.cache();
+    }
+    if (check.state === 'sound') {
+      const at = this.now();
+      await cache.write.saveSyncState({ stream: CHECKED_STREAM, value: { at }, at });
+    }
+    return cache;
+  }
+
   private async execute(): Promise<CleanupSummary> {
     this.set({ state: 'running', done: 0, total: 0, message: null });
     let reportedAt = 0;
     try {
-      const [cache, audio] = await Promise.all([this.deps.cache(), this.deps.audioCache()]);
+      const [cache, audio] = await Promise.all([this.checkedCache(), this.deps.audioCache()]);
       const settings = this.deps.settings();
       const now = this.now();
       const summary = await runCleanup({

@@ -23,6 +23,7 @@ import {
   PAGE_CACHE_KIB,
   type CacheUpgrade,
 } from '../../../src/main/cache/database';
+import { damageNoteOf } from '../../../src/main/cache/check';
 import { label, note, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-open');
@@ -189,20 +190,31 @@ describe('a cache written by a newer Earmark', () => {
 });
 
 describe('a damaged cache', () => {
-  it('with damaged pages: is moved aside, the cache starts empty, created ranges, review marks and speaker names are saved', async () => {
+  it('with damaged pages: found by the whole check, moved aside at the next open, the cache starts empty, created ranges, review marks and speaker names are saved', async () => {
     const file = await filledCache();
     const pages = Math.floor(statSync(file).size / PAGE);
     // Scribble over three pages in the middle of the file (the header stays valid).
     overwrite(file, Math.floor(pages / 2) * PAGE, Buffer.alloc(3 * PAGE, 0x5a));
+    // An open reads only the header and the schema: the damage is the whole check's to find.
+    const damaged = await openCache({ file });
+    expect(damaged.recovery).toBeNull();
+    const found = await damaged.checkWhole();
+    expect(found).toEqual({
+      state: 'damaged',
+      reason: expect.stringMatching(/quick_check|malformed/),
+    });
+    await damaged.close();
+    expect(readFileSync(damageNoteOf(file), 'utf8')).toBe((found as { reason: string }).reason);
     const cache = await openCache({ file });
     expect(cache.recovery).toMatchObject({
-      reason: expect.stringMatching(/malformed|quick_check/),
+      reason: (found as { reason: string }).reason,
       movedTo: expect.stringContaining(`${file}.corrupt-`),
       salvagedCreatedRanges: 1,
       salvagedReviewMarks: 1,
       salvagedSpeakerNames: 1,
     });
     expect(existsSync(cache.recovery!.movedTo!)).toBe(true);
+    expect(existsSync(damageNoteOf(file))).toBe(false);
     await check(cache);
     expect(await cache.read.stats()).toMatchObject({ labels: 0, notes: 0, createdRanges: 1 });
     expect(await cache.read.createdRange('conv-1')).toMatchObject({ deviceId: 'consult-room-1' });
@@ -238,6 +250,20 @@ describe('a damaged cache', () => {
     const again = await openCache({ file });
     expect(again.recovery).toBeNull();
     await again.close();
+  });
+
+  it('with a damaged schema: is moved aside at open, before any query meets it', async () => {
+    const file = await filledCache();
+    // Page 1 past the file's header: the root of the schema's b-tree.
+    overwrite(file, 100, Buffer.alloc(PAGE - 100, 0x5a));
+    const cache = await openCache({ file });
+    expect(cache.recovery).toMatchObject({
+      reason: expect.stringMatching(/malformed|quick_check|unreadable/),
+      salvagedCreatedRanges: 0,
+    });
+    await check(cache);
+    expect((await cache.read.stats()).labels).toBe(0);
+    await cache.close();
   });
 
   it('with a destroyed header: is moved aside and rebuilt empty', async () => {

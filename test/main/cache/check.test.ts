@@ -1,0 +1,110 @@
+import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openCache } from '../../../src/main/cache';
+import { checkParts, damageNoteOf, notedDamage } from '../../../src/main/cache/check';
+import { openCacheDatabase } from '../../../src/main/cache/database';
+import { label, note, T0, useTempDir } from './helpers';
+
+/**
+ * The whole check of a cache's file (src/main/cache/check.ts): a table at a time on a thread of
+ * its own, stopped between two tables, damage written down for the next open. Real SQLite files,
+ * sealed and plain, damaged by writing over their pages.
+ */
+
+const tempDir = useTempDir('cache-check');
+const PAGE = 4096;
+const KEY = `x'${'3c'.repeat(32)}'`;
+
+/** A closed cache (its WAL checkpointed into the file) with notes worth indexing. */
+async function filledCache(key?: string): Promise<string> {
+  const file = join(tempDir(), 'account.sqlite');
+  const cache = await openCache({ file, key, thread: 'main' });
+  await cache.write.storeLabels(
+    Array.from({ length: 300 }, (_, i) =>
+      label(i, { notes: [note(`${'weight check and a booster '.repeat(30)} ${i}`, T0)] }),
+    ),
+    T0,
+  );
+  await cache.close();
+  return file;
+}
+
+function scribbleMiddle(file: string): void {
+  const pages = Math.floor(statSync(file).size / PAGE);
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(3 * PAGE, 0x5a), 0, 3 * PAGE, Math.floor(pages / 2) * PAGE);
+  closeSync(fd);
+}
+
+describe('the whole check of a cache', () => {
+  it('checks the schema and every table, the full-text indexes through their own tables', () => {
+    const { db } = openCacheDatabase(join(tempDir(), 'c.sqlite'));
+    const parts = checkParts(db);
+    db.close();
+    expect(parts[0]).toBe('sqlite_schema');
+    expect(parts).toEqual(expect.arrayContaining(['labels', 'notes', 'notes_fts_data']));
+    // A virtual table's own check is FTS5's, over every doclist: not the file's health.
+    expect(parts).not.toContain('notes_fts');
+    expect(new Set(parts).size).toBe(parts.length);
+  });
+
+  it.each([
+    ['sealed, in its own thread', KEY, 'worker'],
+    ['plain, inline', undefined, 'main'],
+  ] as const)('finds a sound file sound (%s) and writes nothing', async (_, key, thread) => {
+    const file = await filledCache(key);
+    const cache = await openCache({ file, key, thread });
+    expect(await cache.checkWhole()).toEqual({ state: 'sound' });
+    await cache.close();
+    expect(existsSync(damageNoteOf(file))).toBe(false);
+  });
+
+  it.each([
+    ['sealed, in its own thread', KEY, 'worker'],
+    ['plain, inline', undefined, 'main'],
+  ] as const)(
+    'finds damaged pages of an open cache (%s), and writes them down for the next open',
+    async (_, key, thread) => {
+      const file = await filledCache(key);
+      const cache = await openCache({ file, key, thread });
+      scribbleMiddle(file);
+      const found = await cache.checkWhole();
+      expect(found).toEqual({
+        state: 'damaged',
+        reason: expect.stringMatching(/quick_check|unreadable/),
+      });
+      expect(notedDamage(file)).toBe((found as { reason: string }).reason);
+      await cache.close();
+      const reopened = await openCache({ file, key, thread });
+      expect(reopened.recovery?.reason).toBe((found as { reason: string }).reason);
+      expect(existsSync(damageNoteOf(file))).toBe(false);
+      expect(await reopened.checkWhole()).toEqual({ state: 'sound' });
+      await reopened.close();
+    },
+  );
+
+  it('stops between two tables when asked, and writes nothing', async () => {
+    const file = await filledCache();
+    scribbleMiddle(file);
+    const cache = await openCache({ file });
+    const stop = new AbortController();
+    stop.abort();
+    expect(await cache.checkWhole(stop.signal)).toEqual({ state: 'stopped' });
+    expect(existsSync(damageNoteOf(file))).toBe(false);
+    await cache.close();
+  });
+
+  it('stops when the cache closes, which waits for its thread', async () => {
+    const file = await filledCache(KEY);
+    scribbleMiddle(file);
+    const cache = await openCache({ file, key: KEY });
+    let ended = false;
+    const checking = cache.checkWhole().finally(() => (ended = true));
+    await cache.close();
+    expect(ended).toBe(true);
+    expect(await checking).toEqual({ state: 'stopped' });
+    expect(existsSync(damageNoteOf(file))).toBe(false);
+    await expect(cache.checkWhole()).rejects.toThrow(/closed/);
+  });
+});
