@@ -427,3 +427,57 @@ describe('GET /labels/{labelId}/audio', () => {
     expect((await problemOf(response)).code).toBe('no_audio');
   });
 });
+
+describe('the listing’s patient filter', () => {
+  it('reads the matching patients’ labels by patient when they are few, else every label of the range: the same answers', async () => {
+    const own = await startService();
+    try {
+      const { organizationId } = own.credentials.primary;
+      const { labels } = own.service;
+      const prepared = watchPrepared(own.service.db);
+      // One patient of forty is a Quince; the other thirty-nine are Abbeys. Two labels each.
+      const made = Array.from({ length: 40 }, (_, i) => {
+        const name = i === 0 ? 'Quince' : `Abbey ${i}`;
+        const patientId = labels.createPatient(organizationId, name, 'cat');
+        return [0, 1].map((k) =>
+          labels.create({
+            organizationId,
+            type: k === 0 ? 'ClinicConversation' : 'HubMic',
+            fromMs: T0 + (i * 2 + k) * HOUR,
+            toMs: T0 + (i * 2 + k) * HOUR + MINUTE_MS,
+            patientId,
+            userId: null,
+            friendlyName: 'Consult room hub',
+            deviceSerial: 'HUB-1',
+          }),
+        );
+      });
+      const filtered = (patientSearch: string) => {
+        const from = prepared.texts.length;
+        const page = labels.list(organizationId, {
+          patientSearch,
+          types: ['HubMic'],
+          fromTime: new Date(T0).toISOString(),
+          limit: 100,
+        });
+        const pageSql = prepared.texts.slice(from).find((sql) => sql.includes('LIMIT @limit'));
+        return { ids: page.items.map((item) => item.id), total: page.total, pageSql };
+      };
+      const quince = filtered('quin');
+      expect(quince).toMatchObject({ ids: [made[0]![1]], total: 1 });
+      expect(quince.pageSql).toContain('INDEXED BY labels_by_patient');
+      const abbey = filtered('abbey');
+      expect(abbey).toMatchObject({
+        ids: made
+          .slice(1)
+          .map((pair) => pair[1])
+          .reverse(),
+        total: 39,
+      });
+      expect(abbey.pageSql).not.toContain('labels_by_patient');
+      prepared.stop();
+    } finally {
+      await own.dispose();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import {
 } from '../../shared/api';
 import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
-import { all, get, run, type Db } from '../../node-common/sql';
+import { all, fewEnoughToLookUp, get, likeContaining, run, type Db } from '../../node-common/sql';
 import { saveSyncState, type SyncStateWrite } from './sync-state';
 
 interface LabelRow {
@@ -332,17 +332,14 @@ const SORT_ORDER: Record<RecordingOrder, (direction: string) => string> = {
     `patient_name IS NULL, patient_name COLLATE NOCASE ${direction}, from_ms ${direction}, id ${direction}`,
 };
 
-const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The patient filter as the labels of the matching patients (migration 013), read by patient. */
 const BY_PATIENT = `patient_id IS NOT NULL AND (patient_id, patient_name) IN (
   SELECT patient_id, patient_name FROM patients WHERE patient_name LIKE @patientSearch ESCAPE '\\')`;
 
 /**
- * Whether the patients matching a pattern have few labels: a twentieth of the cache's or fewer.
- * Then the patient filter reads theirs by patient (`BY_PATIENT`, through labels_by_patient);
- * else it reads every label of the list's range and matches its name (labels_by_type holds it),
- * cheaper when most labels match ("a").
+ * Whether the patients matching a pattern have few labels (fewEnoughToLookUp). Then the patient
+ * filter reads theirs by patient (`BY_PATIENT`, through labels_by_patient); else it reads every
+ * label of the list's range and matches its name (labels_by_type holds it).
  */
 function fewLabelsOf(db: Db, pattern: string): boolean {
   const matched = get<{ n: number | null }>(
@@ -351,7 +348,7 @@ function fewLabelsOf(db: Db, pattern: string): boolean {
     pattern,
   )!.n;
   const held = get<{ n: number }>(db, 'SELECT labels AS n FROM label_count')!.n;
-  return (matched ?? 0) <= held / 20;
+  return fewEnoughToLookUp(matched ?? 0, held);
 }
 
 function notesOf(db: Db, labelId: string): Note[] {
@@ -384,7 +381,7 @@ export const labelReads = {
    * without notes). `userId` is not cached (list rows do not carry it) and is ignored.
    */
   labels(db: Db, query: CachedLabelQuery = {}): CachedLabelPage {
-    const patientSearch = query.patientSearch ? likeLiteral(query.patientSearch) : null;
+    const patientSearch = query.patientSearch ? likeContaining(query.patientSearch) : null;
     const byPatient = patientSearch !== null && fewLabelsOf(db, patientSearch);
     // [applies, condition, its parameter]: the service's filters, on the cached columns.
     const filters: [boolean, string, Record<string, unknown>][] = [
@@ -447,7 +444,7 @@ export const labelReads = {
        HAVING @search = '' OR patient_name LIKE @pattern ESCAPE '\\'
         ORDER BY patient_name COLLATE NOCASE, patient_id
         LIMIT @limit`,
-      { search, pattern: likeLiteral(search), limit },
+      { search, pattern: likeContaining(search), limit },
     ).map(({ id, name, recordings }) => ({ id, name: name ?? '', recordings }));
   },
 

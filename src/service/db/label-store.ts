@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { Label, LabelListQuery, Note, RecordType } from '../../shared/api';
 import { LABEL_LIST_DEFAULT_LIMIT } from '../../shared/api';
-import { all, get, run } from '../../node-common/sql';
+import { all, fewEnoughToLookUp, get, likeContaining, run } from '../../node-common/sql';
 import type { ServiceDatabase } from './database';
 
 export interface NoteInput {
@@ -96,8 +96,9 @@ function toLabel(row: LabelRow, notes: Note[] | null): Label {
   };
 }
 
-/** Escapes LIKE wildcards so a patient search matches literally. */
-const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The patient filter as the labels of the matching patients, read by patient (labels_by_patient). */
+const BY_PATIENT = `l.patient_id IN (
+  SELECT id FROM patients WHERE organization_id = @organizationId AND name LIKE @patientSearch ESCAPE '\\')`;
 
 export class LabelStore {
   constructor(private readonly db: ServiceDatabase) {}
@@ -216,21 +217,24 @@ export class LabelStore {
       where.push('l.from_ms < @toMs');
       params.toMs = Date.parse(query.toTime);
     }
+    let byPatient = false;
     if (query.patientSearch) {
-      where.push("p.name LIKE @patientSearch ESCAPE '\\'");
-      params.patientSearch = likeLiteral(query.patientSearch);
+      params.patientSearch = likeContaining(query.patientSearch);
+      byPatient = this.fewPatientsMatch(params);
+      where.push(byPatient ? BY_PATIENT : "p.name LIKE @patientSearch ESCAPE '\\'");
     }
     if (query.userId !== undefined) {
       where.push('l.user_id = @userId');
       params.userId = query.userId;
     }
     const filter = `WHERE ${where.join(' AND ')}`;
-    const from = `FROM labels l LEFT JOIN patients p ON p.id = l.patient_id ${filter}`;
+    const labels = byPatient ? 'labels l INDEXED BY labels_by_patient' : 'labels l';
+    const from = `FROM ${labels} LEFT JOIN patients p ON p.id = l.patient_id ${filter}`;
     const direction = query.isSortingDescending === false ? 'ASC' : 'DESC';
     const order = `ORDER BY ${SORT_ORDER[query.sortingProperty ?? 'FromTime'](direction)}`;
-    // Counted without the patients unless their names are searched: a join per label cost
-    // half a second a count at a million.
-    const counted = query.patientSearch ? from : `FROM labels l ${filter}`;
+    // Counted without the patients unless their names are matched label by label: a join per
+    // label cost half a second a count at a million.
+    const counted = query.patientSearch && !byPatient ? from : `FROM ${labels} ${filter}`;
     const total = get<{ n: number }>(this.db, `SELECT count(*) AS n ${counted}`, params)!.n;
     const rows = all<LabelRow>(
       this.db,
@@ -242,6 +246,21 @@ export class LabelStore {
       },
     );
     return { items: rows.map((row) => toLabel(row, null)), total };
+  }
+
+  /**
+   * Whether the organization's patients matching the search are few (fewEnoughToLookUp): their
+   * labels are then looked up by patient; else every label of the list's range is read and its
+   * patient's name matched (a surname at a million labels: 10 ms against 190).
+   */
+  private fewPatientsMatch(params: Record<string, unknown>): boolean {
+    const { matched, patients } = get<{ matched: number | null; patients: number }>(
+      this.db,
+      `SELECT sum(name LIKE @patientSearch ESCAPE '\\') AS matched, count(*) AS patients
+       FROM patients WHERE organization_id = @organizationId`,
+      params,
+    )!;
+    return fewEnoughToLookUp(matched ?? 0, patients);
   }
 
   assign(labelId: string, patientId: string): void {
