@@ -1,13 +1,4 @@
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +23,7 @@ import {
   startService,
   type RunningService,
 } from '../service/harness';
-import { label, note, T0 } from './cache/helpers';
+import { damageMiddlePages, label, note, T0 } from './cache/helpers';
 
 /**
  * The account scope (src/main/account-scope.ts): what lives as long as an account is open — its
@@ -193,11 +184,7 @@ describe('the account scope', () => {
     );
     await damaged.write.markReviewed({ records: [label(7).id], conversations: [] }, T0);
     await damaged.write.checkpoint();
-    const file = cacheFileOf(w.dataDir, a.id);
-    const pages = Math.floor(statSync(file).size / 4096);
-    const fd = openSync(file, 'r+');
-    writeSync(fd, Buffer.alloc(3 * 4096, 0x5a), 0, 3 * 4096, Math.floor(pages / 2) * 4096);
-    closeSync(fd);
+    damageMiddlePages(cacheFileOf(w.dataDir, a.id));
     // The first cleanup checks the file whole (never checked): the damage is found there.
     await scope.cleanup.run();
     const cache = await scope.cache();

@@ -1,10 +1,10 @@
-import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCache } from '../../../src/main/cache';
 import { checkParts, damageNoteOf, notedDamage } from '../../../src/main/cache/check';
 import { openCacheDatabase } from '../../../src/main/cache/database';
-import { label, note, T0, useTempDir } from './helpers';
+import { damageMiddlePages, label, note, T0, useTempDir } from './helpers';
 
 /**
  * The whole check of a cache's file (src/main/cache/check.ts): a table at a time on a thread of
@@ -13,7 +13,6 @@ import { label, note, T0, useTempDir } from './helpers';
  */
 
 const tempDir = useTempDir('cache-check');
-const PAGE = 4096;
 const KEY = `x'${'3c'.repeat(32)}'`;
 
 /** A closed cache (its WAL checkpointed into the file) with notes worth indexing. */
@@ -28,13 +27,6 @@ async function filledCache(key?: string): Promise<string> {
   );
   await cache.close();
   return file;
-}
-
-function scribbleMiddle(file: string): void {
-  const pages = Math.floor(statSync(file).size / PAGE);
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(3 * PAGE, 0x5a), 0, 3 * PAGE, Math.floor(pages / 2) * PAGE);
-  closeSync(fd);
 }
 
 describe('the whole check of a cache', () => {
@@ -68,7 +60,7 @@ describe('the whole check of a cache', () => {
     async (_, key, thread) => {
       const file = await filledCache(key);
       const cache = await openCache({ file, key, thread });
-      scribbleMiddle(file);
+      damageMiddlePages(file);
       const found = await cache.checkWhole();
       expect(found).toEqual({
         state: 'damaged',
@@ -86,7 +78,7 @@ describe('the whole check of a cache', () => {
 
   it('stops between two tables when asked, and writes nothing', async () => {
     const file = await filledCache();
-    scribbleMiddle(file);
+    damageMiddlePages(file);
     const cache = await openCache({ file });
     const stop = new AbortController();
     stop.abort();
@@ -97,7 +89,7 @@ describe('the whole check of a cache', () => {
 
   it('stops when the cache closes, which waits for its thread', async () => {
     const file = await filledCache(KEY);
-    scribbleMiddle(file);
+    damageMiddlePages(file);
     const cache = await openCache({ file, key: KEY });
     let ended = false;
     const checking = cache.checkWhole().finally(() => (ended = true));

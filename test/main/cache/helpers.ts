@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -19,6 +19,25 @@ export function useTempDir(prefix: string): () => string {
     dirs.push(dir);
     return dir;
   };
+}
+
+/** SQLite's page size, as the cache uses it. */
+export const PAGE = 4096;
+
+/** Writes `bytes` over a file at `offset` (damage, for the tests of a damaged cache). */
+export function overwrite(file: string, offset: number, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  writeSync(fd, bytes, 0, bytes.length, offset);
+  closeSync(fd);
+}
+
+/**
+ * Scribbles over three pages in the middle of a cache's file, its WAL checkpointed into it: the
+ * header and the schema stay readable, so only a whole check (or a query reading them) finds it.
+ */
+export function damageMiddlePages(file: string): void {
+  const pages = Math.floor(statSync(file).size / PAGE);
+  overwrite(file, Math.floor(pages / 2) * PAGE, Buffer.alloc(3 * PAGE, 0x5a));
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

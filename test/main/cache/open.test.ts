@@ -1,13 +1,5 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -24,10 +16,9 @@ import {
   type CacheUpgrade,
 } from '../../../src/main/cache/database';
 import { damageNoteOf } from '../../../src/main/cache/check';
-import { label, note, T0, useTempDir } from './helpers';
+import { damageMiddlePages, label, note, overwrite, PAGE, T0, useTempDir } from './helpers';
 
 const tempDir = useTempDir('cache-open');
-const PAGE = 4096;
 
 /** A cache holding labels with notes and a created range, closed (checkpointed into the file). */
 async function filledCache(thread: 'worker' | 'main' = 'main'): Promise<string> {
@@ -59,12 +50,6 @@ async function filledCache(thread: 'worker' | 'main' = 'main'): Promise<string> 
   });
   await cache.close();
   return file;
-}
-
-function overwrite(file: string, offset: number, bytes: Buffer): void {
-  const fd = openSync(file, 'r+');
-  writeSync(fd, bytes, 0, bytes.length, offset);
-  closeSync(fd);
 }
 
 async function check(cache: Cache): Promise<void> {
@@ -192,9 +177,7 @@ describe('a cache written by a newer Earmark', () => {
 describe('a damaged cache', () => {
   it('with damaged pages: found by the whole check, moved aside at the next open, the cache starts empty, created ranges, review marks and speaker names are saved', async () => {
     const file = await filledCache();
-    const pages = Math.floor(statSync(file).size / PAGE);
-    // Scribble over three pages in the middle of the file (the header stays valid).
-    overwrite(file, Math.floor(pages / 2) * PAGE, Buffer.alloc(3 * PAGE, 0x5a));
+    damageMiddlePages(file);
     // An open reads only the header and the schema: the damage is the whole check's to find.
     const damaged = await openCache({ file });
     expect(damaged.recovery).toBeNull();

@@ -1,10 +1,9 @@
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import { openCache, type Cache } from '../../../src/main/cache';
 import { CleanupRunner, WHOLE_CHECK_EVERY_MS } from '../../../src/main/retention/runner';
-import { label, note, T0, useTempDir } from '../cache/helpers';
+import { damageMiddlePages, label, note, T0, useTempDir } from '../cache/helpers';
 
 /**
  * The cleanup runner's weekly whole check of the cache (src/main/retention/runner.ts, with
@@ -13,7 +12,6 @@ import { label, note, T0, useTempDir } from '../cache/helpers';
  */
 
 const tempDir = useTempDir('cleanup-runner');
-const PAGE = 4096;
 const HOUR = 60 * 60 * 1000;
 
 /** An account's cache and audio cache, and a runner over them whose clock the test moves. */
@@ -29,12 +27,7 @@ async function account(options: { damaged?: boolean } = {}) {
   );
   await filled.write.markReviewed({ records: [label(7).id], conversations: [] }, T0);
   await filled.close();
-  if (options.damaged) {
-    const pages = Math.floor(statSync(file).size / PAGE);
-    const fd = openSync(file, 'r+');
-    writeSync(fd, Buffer.alloc(3 * PAGE, 0x5a), 0, 3 * PAGE, Math.floor(pages / 2) * PAGE);
-    closeSync(fd);
-  }
+  if (options.damaged) damageMiddlePages(file);
   let cache = await openCache({ file });
   const audio = await AudioCache.open({ folder: join(dir, 'audio') });
   const checks: string[] = [];
