@@ -194,7 +194,7 @@ describe('the account scope', () => {
       reason: expect.stringMatching(/quick_check|unreadable/),
       salvagedReviewMarks: 1,
     });
-    expect(w.logs).toContainEqual(expect.stringMatching(/whole check found damage/));
+    expect(w.logs).toContainEqual(expect.stringMatching(/found damaged/));
     // The emptied cache is filled again at once, not at the next five-minute sync.
     await expect
       .poll(() => w.events.filter((e) => e.event === 'sync.changed').length)

@@ -10,7 +10,9 @@ import { all, type Db } from '../../node-common/sql';
  * at a time on a thread of its own (cache.ts checkWhole), weekly at a cleanup's start
  * (retention/runner.ts). Damage found is written down beside the file (the damage note), so the
  * next open — the account's cache is reopened at once — moves the file aside and salvages what
- * only this computer knows, as a damage found at open always has been.
+ * only this computer knows, as a damage found at open always has been. A query that meets a
+ * damaged page writes it down too (queries.ts runQuery), and the next cleanup reopens the cache
+ * without waiting for its weekly check.
  *
  * quick_check(table) checks one table's b-tree and its indexes'; the FTS5 tables are checked
  * through their shadow tables (a virtual table's own check is FTS5's integrity check, which
@@ -32,7 +34,7 @@ export function checkParts(db: Db): string[] {
 }
 
 /** SQLite's word for a file that is damaged (SQLITE_CORRUPT and its kinds, SQLITE_NOTADB). */
-const isDamage = (error: unknown): error is Error & { code: string } => {
+export const isDamage = (error: unknown): error is Error & { code: string } => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
 };

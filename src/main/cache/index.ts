@@ -6,6 +6,7 @@ export {
   openCache,
   type Cache,
 } from './cache';
+export { notedDamage, type WholeCheck } from './check';
 export { damagedCopiesOf } from './database';
 export { isPlainSqlite } from './plain-cache';
 export { TEXT_INDEXES } from './retention';

@@ -1,4 +1,4 @@
-import { checkReads } from './check';
+import { checkReads, isDamage, noteDamage } from './check';
 import { hubReads, hubWrites } from './hub';
 import { labelReads, labelWrites } from './labels';
 import { schemaVersion } from './migrate';
@@ -85,10 +85,19 @@ export type Remote<Table extends Record<string, Query>> = {
 export type CacheReader = Remote<typeof READS>;
 export type CacheWriter = Remote<typeof WRITES>;
 
-/** Runs a query by name on a connection (the cache's thread, or the main thread when inline). */
+/**
+ * Runs a query by name on a connection (the cache's thread, or the main thread when inline). A
+ * query that meets a damaged page writes the damage down (check.ts): the next open, or the
+ * account's next cleanup, rebuilds the cache.
+ */
 export function runQuery(db: Db, side: 'read' | 'write', name: string, args: unknown[]): unknown {
   const table: Record<string, Query> = side === 'read' ? READS : WRITES;
   const query = Object.hasOwn(table, name) ? table[name] : undefined;
   if (!query) throw new Error(`No cache ${side} query named "${name}".`);
-  return query(db, ...args);
+  try {
+    return query(db, ...args);
+  } catch (error) {
+    if (isDamage(error)) noteDamage(db.name, `${name}: ${error.message}`);
+    throw error;
+  }
 }

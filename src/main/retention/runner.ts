@@ -2,7 +2,7 @@ import { CLEANUP_IDLE, type CleanupStatus, type CleanupSummary } from '../../sha
 import { cutoffOf, DAY_MS, type RetentionSettings } from '../../shared/retention';
 import type { AudioCache } from '../audio/audio-cache';
 import { AppError } from '../base/errors';
-import type { Cache } from '../cache';
+import { notedDamage, type Cache, type WholeCheck } from '../cache';
 import { isCleanupStopped, runCleanup, type CleanupTuning } from './cleanup';
 
 /** When an account's cleanup runs by itself: soon after its data opens, then every day. */
@@ -117,16 +117,23 @@ export class CleanupRunner {
 
   /**
    * The account's cache, checked whole first when the last check is a week old (or there was
-   * none): before the cleanup's steps, which a damaged file would stop. Damage found reopens
-   * it (deps.damaged), and the cleanup goes on in the new one.
+   * none): before the cleanup's steps, which a damaged file would stop. Damage found, or written
+   * down by a query that met it, reopens it (deps.damaged), and the cleanup goes on in the new
+   * one.
    */
   private async checkedCache(): Promise<Cache> {
     const cache = await this.deps.cache();
+    const noted = notedDamage(cache.file);
     const last = (await cache.read.syncState(CHECKED_STREAM)) as { at: number } | null;
-    if (last !== null && this.now() - last.at < WHOLE_CHECK_EVERY_MS) return cache;
-    const check = await cache.checkWhole(this.abort.signal);
+    if (noted === undefined && last !== null && this.now() - last.at < WHOLE_CHECK_EVERY_MS)
+      return cache;
+    // Damage a query met is not looked for again.
+    const check: WholeCheck =
+      noted === undefined
+        ? await cache.checkWhole(this.abort.signal)
+        : { state: 'damaged', reason: noted };
     if (check.state === 'damaged') {
-      this.deps.log(`the cache's whole check found damage (${check.reason}): reopening it`);
+      this.deps.log(`the cache was found damaged (${check.reason}): reopening it`);
       await this.deps.damaged(check.reason);
       return this.deps.cache();
     }

@@ -1,10 +1,11 @@
+import Database from 'better-sqlite3-multiple-ciphers';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCache } from '../../../src/main/cache';
 import { checkParts, damageNoteOf, notedDamage } from '../../../src/main/cache/check';
 import { openCacheDatabase } from '../../../src/main/cache/database';
-import { damageMiddlePages, label, note, T0, useTempDir } from './helpers';
+import { damageMiddlePages, label, note, overwrite, PAGE, T0, useTempDir } from './helpers';
 
 /**
  * The whole check of a cache's file (src/main/cache/check.ts): a table at a time on a thread of
@@ -75,6 +76,26 @@ describe('the whole check of a cache', () => {
       await reopened.close();
     },
   );
+
+  it('is not needed to find a damaged page a query meets: the query writes it down for the next open', async () => {
+    const file = await filledCache();
+    // The root page of the labels' table: the schema stays readable, so the file opens.
+    const plain = new Database(file, { readonly: true });
+    const { rootpage } = plain
+      .prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'labels'")
+      .get() as { rootpage: number };
+    plain.close();
+    overwrite(file, (rootpage - 1) * PAGE, Buffer.alloc(PAGE, 0x5a));
+    const cache = await openCache({ file, thread: 'main' });
+    expect(cache.recovery).toBeNull();
+    await expect(cache.read.labels({ limit: 5 })).rejects.toThrow(/malformed|corrupt/i);
+    expect(notedDamage(file)).toMatch(/^labels: .*(malformed|corrupt)/i);
+    await cache.close();
+    const reopened = await openCache({ file, thread: 'main' });
+    expect(reopened.recovery?.reason).toMatch(/^labels: /);
+    expect((await reopened.read.labels({ limit: 5 })).items).toEqual([]);
+    await reopened.close();
+  });
 
   it('stops between two tables when asked, and writes nothing', async () => {
     const file = await filledCache();

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/main/audio/audio-cache';
 import { openCache, type Cache } from '../../../src/main/cache';
+import { noteDamage } from '../../../src/main/cache/check';
 import { CleanupRunner, WHOLE_CHECK_EVERY_MS } from '../../../src/main/retention/runner';
+import { DAY_MS } from '../../../src/shared/retention';
 import { damageMiddlePages, label, note, T0, useTempDir } from '../cache/helpers';
 
 /**
@@ -85,6 +87,25 @@ describe('the cleanup runner’s whole check of the cache', () => {
     await clinic.runner.run();
     expect(clinic.checks).toEqual(['sound', 'sound']);
     expect(clinic.damages).toEqual([]);
+    await clinic.close();
+  });
+
+  it('reopens a cache a query found damaged at the next cleanup, without waiting for the weekly check', async () => {
+    const clinic = await account();
+    await clinic.runner.run();
+    const damagedCache = clinic.cache();
+    // What a query that met a damaged page leaves (cache/queries.ts runQuery).
+    noteDamage(damagedCache.file, 'labels: database disk image is malformed');
+    clinic.later(DAY_MS);
+    await clinic.runner.run();
+    expect(clinic.damages).toEqual(['labels: database disk image is malformed']);
+    // Not looked for again: the weekly check is not due, and the note says enough.
+    expect(clinic.checks).toEqual(['sound']);
+    expect(clinic.cache()).not.toBe(damagedCache);
+    expect(clinic.cache().recovery).toMatchObject({
+      reason: 'labels: database disk image is malformed',
+      salvagedReviewMarks: 1,
+    });
     await clinic.close();
   });
 
