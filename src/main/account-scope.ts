@@ -31,6 +31,7 @@ import { Closables } from './base/closables';
 import type { Conversations } from './conversations/conversations';
 import { ConversationFollower } from './conversations/follow';
 import { AppError, messageOf } from './base/errors';
+import { CacheChecker } from './retention/cache-checker';
 import { CleanupRunner, type CleanupSchedule } from './retention/runner';
 import { SYNC_INTERVAL_MS, SyncRunner, type SyncResult } from './sync';
 
@@ -69,8 +70,13 @@ export interface AccountScopeDeps {
   retention(accountId: string): RetentionSettings;
   /** The records the account's running exports read (a cleanup leaves them). */
   recordsInUse(accountId: string): string[];
-  /** When cleanups run by themselves (the shells give the app's); without one, when asked. */
+  /**
+   * When cleanups run by themselves (the shells give the app's); without one, when asked. With
+   * one, the cache's weekly check looks every minute too (retention/cache-checker.ts).
+   */
   cleanupSchedule?: CleanupSchedule;
+  /** How long since the user last asked anything of the app: the cache's check waits for it. */
+  idleMs(): number;
   log(message: string): void;
 }
 
@@ -156,6 +162,7 @@ export class AccountScope {
   readonly accountId: string;
   readonly follower: ConversationFollower;
   readonly cleanup: CleanupRunner;
+  readonly checker: CacheChecker;
   private readonly runner: SyncRunner;
   private readonly closables = new Closables();
   private readonly keyOnUse: OnFirstUse<AccountKey>;
@@ -220,11 +227,18 @@ export class AccountScope {
       settings: () => deps.retention(accountId),
       spare: () => deps.recordsInUse(accountId),
       report: (status) => deps.emit('retention.changed', status),
-      damaged: () => this.reopenDamagedCache(),
       log: deps.log,
     });
     if (deps.cleanupSchedule) this.cleanup.schedule(deps.cleanupSchedule);
     this.closables.add('the cleanup', () => this.cleanup.stop());
+    this.checker = new CacheChecker({
+      cache: () => this.cache(),
+      idleMs: deps.idleMs,
+      damaged: () => this.reopenDamagedCache(),
+      log: deps.log,
+    });
+    if (deps.cleanupSchedule) this.checker.schedule();
+    this.closables.add('the cache check', () => this.checker.stop());
     this.follower = new ConversationFollower({
       service: deps.service,
       conversations: deps.conversations,
@@ -310,9 +324,9 @@ export class AccountScope {
   }
 
   /**
-   * The cache's whole check found damage (written down beside the file): the cache is reopened
-   * now, which moves the file aside, keeps what only this computer knows (database.ts) and
-   * starts empty; a sync fills it again.
+   * The cache was found damaged (written down beside the file): it is reopened now, which moves
+   * the file aside, keeps what only this computer knows (cache/database.ts) and starts empty; a
+   * sync fills it again.
    */
   private async reopenDamagedCache(): Promise<void> {
     if (this.closed) return;

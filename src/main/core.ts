@@ -269,6 +269,9 @@ export function createCore(options: CoreOptions): Core {
     speakerNames,
   });
 
+  // When the user last asked anything of the app (a call from a screen, a recording's bytes):
+  // the cache's weekly check waits for them to be away. The app's start counts as one.
+  let askedAt = Date.now();
   const scopes: AccountScopes = new AccountScopes({
     accounts,
     dataDir: options.dataDir,
@@ -299,6 +302,7 @@ export function createCore(options: CoreOptions): Core {
     retention: (accountId) => accounts.retentionOf(accountId),
     recordsInUse: (accountId) => exports.recordsInUse(accountId),
     cleanupSchedule: options.cleanupSchedule,
+    idleMs: () => Date.now() - askedAt,
     // What removing an account deletes besides its cache and audio: its running exports and
     // their journals, its follow-up comments, and what the hosting shell keeps of it (the
     // browser shell's Chromium cache).
@@ -353,7 +357,7 @@ export function createCore(options: CoreOptions): Core {
     signOffs,
     patientSuggestions: new PatientSuggestions({ cache }),
   };
-  const rpc = createRpcRouter(
+  const router = createRpcRouter(
     {
       ...appHandlers(context),
       ...accountHandlers(context),
@@ -374,8 +378,14 @@ export function createCore(options: CoreOptions): Core {
   );
 
   return {
-    rpc,
+    rpc: {
+      invoke(channel, input) {
+        askedAt = Date.now();
+        return router.invoke(channel, input);
+      },
+    },
     async media(request, labelId) {
+      askedAt = Date.now();
       if (!UUID_PATTERN.test(labelId)) return { status: 404, headers: {}, body: null };
       try {
         return await audio.media(request, labelId);

@@ -92,10 +92,10 @@ export interface Cache {
   readonly write: CacheWriter;
   /**
    * Checks the whole file (check.ts) on a thread of its own, a table at a time, and writes down
-   * damage found for the next open. Stops between two tables when `signal` aborts or the cache
-   * closes (close waits for the table under way: seconds at most, at a million records).
+   * damage found for the next open. Stops between two tables when `stopWhen` says so or the
+   * cache closes (close waits for the table under way: seconds at most, at a million records).
    */
-  checkWhole(signal?: AbortSignal): Promise<WholeCheck>;
+  checkWhole(stopWhen?: () => boolean): Promise<WholeCheck>;
   /** Finishes the queries under way, then closes the database and its threads. */
   close(): Promise<void>;
 }
@@ -320,7 +320,7 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
     recovery: writer.recovery,
     read: remote(READS, 'read', readCall),
     write: remote(WRITES, 'write', writeCall),
-    checkWhole(signal) {
+    checkWhole(stopWhen) {
       if (guard.closed) return Promise.reject(new Error(`The cache ${file} is closed.`));
       const check = (async () => {
         const thread = await WorkerConnection.start(
@@ -331,7 +331,7 @@ async function openInWorkers(options: CacheOptions): Promise<Cache> {
           return await checkWholeThrough(
             thread.call,
             file,
-            () => guard.closed || signal?.aborted === true,
+            () => guard.closed || stopWhen?.() === true,
           );
         } finally {
           await thread.close();
@@ -366,8 +366,8 @@ function openInline(options: CacheOptions): Cache {
     recovery,
     read: remote(READS, 'read', call),
     write: remote(WRITES, 'write', call),
-    checkWhole: (signal) =>
-      checkWholeThrough(call, file, () => guard.closed || signal?.aborted === true),
+    checkWhole: (stopWhen) =>
+      checkWholeThrough(call, file, () => guard.closed || stopWhen?.() === true),
     async close() {
       if (guard.closed) return;
       guard.closed = true;

@@ -7,12 +7,12 @@ import { all, type Db } from '../../node-common/sql';
  * Checked whole at every open, a hospital's cache (a million records, 4.4 GB) kept its first
  * answer waiting 12 s at each launch. So an open reads only what every query meets at once (the
  * header and the schema, database.ts), and the whole file is checked in the background, a table
- * at a time on a thread of its own (cache.ts checkWhole), weekly at a cleanup's start
- * (retention/runner.ts). Damage found is written down beside the file (the damage note), so the
- * next open — the account's cache is reopened at once — moves the file aside and salvages what
- * only this computer knows, as a damage found at open always has been. A query that meets a
- * damaged page writes it down too (queries.ts runQuery), and the next cleanup reopens the cache
- * without waiting for its weekly check.
+ * at a time on a thread of its own (cache.ts checkWhole), weekly while the user is away
+ * (retention/cache-checker.ts). Damage found is written down beside the file (the damage note),
+ * so the next open — the account's cache is reopened at once — moves the file aside and salvages
+ * what only this computer knows, as a damage found at open always has been. A query that meets a
+ * damaged page writes it down too (queries.ts runQuery), and the checker's next look (within a
+ * minute) reopens the cache without a check.
  *
  * quick_check(table) checks one table's b-tree and its indexes'; the FTS5 tables are checked
  * through their shadow tables (a virtual table's own check is FTS5's integrity check, which
@@ -60,7 +60,7 @@ export const checkReads = { checkParts, checkPart };
 export type WholeCheck =
   | { state: 'sound' }
   | { state: 'damaged'; reason: string }
-  /** Stopped between two tables (the cache closing, the cleanup stopped): checked again later. */
+  /** Stopped between two tables (the cache closing, the user back): checked again later. */
   | { state: 'stopped' };
 
 /** Where a damage found while the cache was open is written down for its next open. */

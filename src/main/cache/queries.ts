@@ -87,8 +87,8 @@ export type CacheWriter = Remote<typeof WRITES>;
 
 /**
  * Runs a query by name on a connection (the cache's thread, or the main thread when inline). A
- * query that meets a damaged page writes the damage down (check.ts): the next open, or the
- * account's next cleanup, rebuilds the cache.
+ * query that meets a damaged page writes the damage down (check.ts): the account's cache checker
+ * reopens the cache within a minute, or the next open does.
  */
 export function runQuery(db: Db, side: 'read' | 'write', name: string, args: unknown[]): unknown {
   const table: Record<string, Query> = side === 'read' ? READS : WRITES;

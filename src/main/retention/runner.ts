@@ -2,7 +2,7 @@ import { CLEANUP_IDLE, type CleanupStatus, type CleanupSummary } from '../../sha
 import { cutoffOf, DAY_MS, type RetentionSettings } from '../../shared/retention';
 import type { AudioCache } from '../audio/audio-cache';
 import { AppError } from '../base/errors';
-import { notedDamage, type Cache, type WholeCheck } from '../cache';
+import type { Cache } from '../cache';
 import { isCleanupStopped, runCleanup, type CleanupTuning } from './cleanup';
 
 /** When an account's cleanup runs by itself: soon after its data opens, then every day. */
@@ -22,11 +22,6 @@ export interface CleanupRunnerDeps {
   /** The records its running exports read. */
   spare(): string[];
   report(status: CleanupStatus): void;
-  /**
-   * The cache's whole check (weekly, at a cleanup's start) found damage, written down beside
-   * the file: the account's cache is to be reopened, which moves it aside (cache/check.ts).
-   */
-  damaged(reason: string): Promise<void>;
   log(message: string): void;
   now?: () => number;
   tuning?: Partial<CleanupTuning>;
@@ -35,24 +30,13 @@ export interface CleanupRunnerDeps {
 /** The last cleanup as the cache remembers it (Settings says when it ran, after a restart too). */
 const LAST_STREAM = 'retention.cleanup';
 
-/** When the cache's file was last checked whole (cache/check.ts), as the cache remembers it. */
-const CHECKED_STREAM = 'cache.checked';
-
-/**
- * How often the cache's file is checked whole: about 12 s of a thread of its own at a million
- * records, reading the whole file (4.4 GB), so weekly rather than daily; damage is also met by
- * the queries that read it, and by every open's check of the schema.
- */
-export const WHOLE_CHECK_EVERY_MS = 7 * DAY_MS;
-
 /** Progress goes out at most this often (a cleanup step takes milliseconds). */
 const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * Runs an account's cleanups one at a time — at start and daily when scheduled, and when asked
  * ("Remove now") — keeps their status and reports every change (Settings and the sidebar show
- * it). A cleanup asked for while one runs joins it. Weekly, a cleanup first checks the cache's
- * file whole (cache/check.ts).
+ * it). A cleanup asked for while one runs joins it.
  */
 export class CleanupRunner {
   private status: CleanupStatus = CLEANUP_IDLE;
@@ -115,40 +99,11 @@ export class CleanupRunner {
     this.deps.report(this.status);
   }
 
-  /**
-   * The account's cache, checked whole first when the last check is a week old (or there was
-   * none): before the cleanup's steps, which a damaged file would stop. Damage found, or written
-   * down by a query that met it, reopens it (deps.damaged), and the cleanup goes on in the new
-   * one.
-   */
-  private async checkedCache(): Promise<Cache> {
-    const cache = await this.deps.cache();
-    const noted = notedDamage(cache.file);
-    const last = (await cache.read.syncState(CHECKED_STREAM)) as { at: number } | null;
-    if (noted === undefined && last !== null && this.now() - last.at < WHOLE_CHECK_EVERY_MS)
-      return cache;
-    // Damage a query met is not looked for again.
-    const check: WholeCheck =
-      noted === undefined
-        ? await cache.checkWhole(this.abort.signal)
-        : { state: 'damaged', reason: noted };
-    if (check.state === 'damaged') {
-      this.deps.log(`the cache was found damaged (${check.reason}): reopening it`);
-      await this.deps.damaged(check.reason);
-      return this.deps.cache();
-    }
-    if (check.state === 'sound') {
-      const at = this.now();
-      await cache.write.saveSyncState({ stream: CHECKED_STREAM, value: { at }, at });
-    }
-    return cache;
-  }
-
   private async execute(): Promise<CleanupSummary> {
     this.set({ state: 'running', done: 0, total: 0, message: null });
     let reportedAt = 0;
     try {
-      const [cache, audio] = await Promise.all([this.checkedCache(), this.deps.audioCache()]);
+      const [cache, audio] = await Promise.all([this.deps.cache(), this.deps.audioCache()]);
       const settings = this.deps.settings();
       const now = this.now();
       const summary = await runCleanup({
