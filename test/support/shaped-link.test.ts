@@ -43,4 +43,21 @@ describe('the shaped link', () => {
     expect(length).toBe(sent.length);
     expect(digest(Buffer.concat(received))).toBe(digest(sent));
   }, 60_000);
+
+  it('shapes the connections already open with a shape taken on later', async () => {
+    const slow = await startLink((server.address() as AddressInfo).port, FAST_LINK);
+    const socket = connect(slow.port, '127.0.0.1');
+    const echoed = () =>
+      new Promise<number>((resolve) => {
+        const sentAt = performance.now();
+        socket.once('data', () => resolve(performance.now() - sentAt));
+        socket.write('x');
+      });
+    await echoed(); // open, through the fast link
+    slow.use({ name: '300 ms round trips', megabits: 1000, rttMs: 300 });
+    // Each way is held half a round trip of the new shape: 300 ms at least there and back.
+    expect(await echoed()).toBeGreaterThanOrEqual(300);
+    socket.destroy();
+    await slow.close();
+  });
 });

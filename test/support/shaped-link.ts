@@ -26,9 +26,7 @@ export const FAST_LINK: LinkShape = { name: '1 Gbit/s, 1 ms', megabits: 1000, rt
  * of order (Node dates timers from the event loop's cached clock, not performance.now()), which
  * would corrupt the stream.
  */
-function direction(from: Socket, to: Socket, shape: LinkShape): void {
-  const bytesPerMs = (shape.megabits * 1e6) / 8 / 1000;
-  const oneWayMs = shape.rttMs / 2;
+function direction(from: Socket, to: Socket, shapeNow: () => LinkShape): void {
   /** When the last byte queued finishes crossing the wire (its serialization done). */
   let wireFreeAt = 0;
   let pending = 0;
@@ -52,8 +50,10 @@ function direction(from: Socket, to: Socket, shape: LinkShape): void {
   };
   from.on('data', (chunk: Buffer) => {
     const now = performance.now();
+    const shape = shapeNow();
+    const bytesPerMs = (shape.megabits * 1e6) / 8 / 1000;
     wireFreeAt = Math.max(wireFreeAt, now) + chunk.length / bytesPerMs;
-    queue.push({ chunk, arrives: wireFreeAt + oneWayMs });
+    queue.push({ chunk, arrives: wireFreeAt + shape.rttMs / 2 });
     pending += chunk.length;
     // A deep buffer would let the sender run ahead of the link: pause it instead.
     if (pending > 4 * 1024 * 1024) from.pause();
@@ -69,6 +69,10 @@ export interface Link {
   port: number;
   /** The service's base URL through the link. */
   baseUrlOf(serviceBaseUrl: string): string;
+  /**
+   * Shapes the link from now on: new connections and those already open (an app's pool keeps
+   * its connections; shaping only new ones left them at the earlier shape).
+   */
   use(shape: LinkShape): void;
   close(): Promise<void>;
 }
@@ -77,7 +81,6 @@ export async function startLink(targetPort: number, initial: LinkShape): Promise
   let shape = initial;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
-    const opened = shape;
     const upstream = connect(targetPort, '127.0.0.1');
     client.setNoDelay(true);
     upstream.setNoDelay(true);
@@ -88,10 +91,10 @@ export async function startLink(targetPort: number, initial: LinkShape): Promise
     // The connection itself takes a round trip (the SYN and its answer) before any byte.
     client.pause();
     setTimeout(() => {
-      direction(client, upstream, opened);
-      direction(upstream, client, opened);
+      direction(client, upstream, () => shape);
+      direction(upstream, client, () => shape);
       client.resume();
-    }, opened.rttMs);
+    }, shape.rttMs);
     const close = () => {
       client.destroy();
       upstream.destroy();
