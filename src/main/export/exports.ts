@@ -208,7 +208,13 @@ export class Exports {
           // Listing rows go to the cache as the sync's pages do.
           void this.deps
             .cache()
-            .then((cache) => cache.write.storeLabelPage({ rows: page.items, seenAt: Date.now() }))
+            .then((cache) =>
+              cache.write.storeLabelPage({
+                rows: page.items,
+                seenAt: Date.now(),
+                changesOnly: true,
+              }),
+            )
             .catch(() => undefined);
           for (const label of page.items) found.add(label.id);
         }

@@ -61,7 +61,8 @@ export class Recordings {
           });
           return { items, total: total ?? (page.offset ?? 0) + items.length };
         },
-        keep: (write, { items }, seenAt) => write.storeLabelPage({ rows: items, seenAt }),
+        keep: (write, { items }, seenAt) =>
+          write.storeLabelPage({ rows: items, seenAt, changesOnly: true }),
         cached: async (read) => ({
           value: await read.labels(page),
           fetchedAt: await this.syncedAt(read),

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../../src/main/cache';
-import { openCacheDatabase } from '../../../src/main/cache/database';
+import type { Label } from '../../../src/shared/api';
+import { openCacheDatabase, openCacheReader } from '../../../src/main/cache/database';
 import { runQuery } from '../../../src/main/cache/queries';
 import { watchPrepared } from '../../support/prepared';
 import { label, MINUTE, note, T0, useTempDir } from './helpers';
@@ -37,6 +38,45 @@ describe('listing pages', () => {
       id: 'p-new',
       name: 'Biscuit',
     });
+  });
+
+  it('from a screen write nothing when they bring nothing new, so the readers keep their page caches', () => {
+    const file = join(tempDir(), 'changes-only.sqlite');
+    const { db } = openCacheDatabase(file);
+    const reader = openCacheReader(file);
+    // PRAGMA data_version moves when another connection commits: then SQLite drops this
+    // connection's page cache.
+    const version = () => reader.pragma('data_version', { simple: true }) as number;
+    const store = (rows: Label[], seenAt: number, changesOnly: boolean) =>
+      runQuery(db, 'write', 'storeLabelPage', [{ rows, seenAt, changesOnly }]) as {
+        needNotes: string[];
+        added: number;
+      };
+    const rows = [label(60), label(61), label(62)];
+    store(rows, T0, false);
+    const before = version();
+    expect(store(rows, T0 + HOUR, true)).toEqual({ needNotes: [], added: 0 });
+    expect(version()).toBe(before);
+    // The rows kept when they were seen last: a screen's page does not mark them.
+    expect(labelSeenAt(rows[0]!.id)).toBe(T0);
+    // A changed row is written, and its notes asked for; a new one too.
+    const assigned = { ...rows[1]!, patient: { id: 'p-9', name: 'Pepper' } };
+    expect(store([rows[0]!, assigned, label(63)], T0 + 2 * HOUR, true)).toEqual({
+      needNotes: [label(63).id, assigned.id],
+      added: 1,
+    });
+    expect(version()).not.toBe(before);
+    // A sync's walk marks every row it saw (its sweep deletes the others).
+    const walked = version();
+    store(rows, T0 + 3 * HOUR, false);
+    expect(version()).not.toBe(walked);
+    expect(labelSeenAt(rows[0]!.id)).toBe(T0 + 3 * HOUR);
+    reader.close();
+    db.close();
+
+    function labelSeenAt(id: string): number {
+      return runQuery(db, 'read', 'labelSeenAt', [id]) as number;
+    }
   });
 
   it('count as added only the labels the cache did not hold, each once', async () => {
