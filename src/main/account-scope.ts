@@ -232,7 +232,7 @@ export class AccountScope {
     if (deps.cleanupSchedule) this.cleanup.schedule(deps.cleanupSchedule);
     this.closables.add('the cleanup', () => this.cleanup.stop());
     this.checker = new CacheChecker({
-      cache: () => this.cache(),
+      openedCache: () => this.cacheOnUse.opened(),
       idleMs: deps.idleMs,
       damaged: () => this.reopenDamagedCache(),
       log: deps.log,

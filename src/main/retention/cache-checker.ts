@@ -1,4 +1,5 @@
 import { DAY_MS } from '../../shared/retention';
+import { messageOf } from '../base/errors';
 import { notedDamage, type Cache, type WholeCheck } from '../cache';
 
 /**
@@ -14,7 +15,11 @@ import { notedDamage, type Cache, type WholeCheck } from '../cache';
  */
 
 export interface CacheCheckerDeps {
-  cache(): Promise<Cache>;
+  /**
+   * The account's cache when it is open, else undefined: the checker never opens it (a locked
+   * account's would be tried, and its key read, every minute).
+   */
+  openedCache(): Promise<Cache | undefined>;
   /** How long since the user last asked anything of the app (a call, a recording's bytes). */
   idleMs(): number;
   /**
@@ -39,7 +44,8 @@ const LOOK_EVERY_MS = 60_000;
 const CHECKED_STREAM = 'cache.checked';
 
 /** What one look did. */
-export type CheckerLook = 'reopened' | 'checked' | 'not due' | 'user active' | 'stopped';
+export type CheckerLook =
+  'reopened' | 'checked' | 'not due' | 'user active' | 'not open' | 'stopped';
 
 export class CacheChecker {
   private timer: NodeJS.Timeout | undefined;
@@ -56,9 +62,7 @@ export class CacheChecker {
     const next = () => {
       this.timer = setTimeout(() => {
         void this.look()
-          .catch((error: unknown) =>
-            this.deps.log(`cache check: ${error instanceof Error ? error.message : String(error)}`),
-          )
+          .catch((error: unknown) => this.deps.log(`cache check: ${messageOf(error)}`))
           .finally(() => {
             if (!this.abort.signal.aborted) next();
           });
@@ -85,7 +89,8 @@ export class CacheChecker {
 
   private async lookOnce(): Promise<CheckerLook> {
     if (this.abort.signal.aborted) return 'stopped';
-    const cache = await this.deps.cache();
+    const cache = await this.deps.openedCache();
+    if (cache === undefined) return 'not open';
     const noted = notedDamage(cache.file);
     if (noted !== undefined) return this.reopen(noted);
     if (this.deps.idleMs() < IDLE_BEFORE_CHECK_MS) return 'user active';

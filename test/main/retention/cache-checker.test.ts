@@ -50,7 +50,7 @@ async function account(options: { damaged?: boolean } = {}) {
   });
   let current = counted(cache);
   const checker = new CacheChecker({
-    cache: async () => current,
+    openedCache: async () => current,
     idleMs: () => idleMs(),
     damaged: async (reason) => {
       damages.push(reason);
