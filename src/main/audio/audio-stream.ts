@@ -151,6 +151,8 @@ export class AudioStream {
   private asks = 0;
   /** The bodies being read, by their ask's number. */
   private readonly bodies = new Set<number>();
+  /** Player requests waiting for the first byte of their answer (untilPresent). */
+  private waitingRequests = 0;
   private whole: Promise<void>;
   private settleWhole!: { resolve: () => void; reject: (error: Error) => void };
   /** The facts `check` approved (it runs again when they change). */
@@ -188,9 +190,12 @@ export class AudioStream {
     return this.failure;
   }
 
-  /** Readers reading now (a published stream is closed once none is left). */
+  /**
+   * Readers reading now, or waiting for their first byte (a published stream is closed once none
+   * is left: one waiting would have its wait cut short, and the player's request would fail).
+   */
   get activeReaders(): number {
-    return this.bodies.size;
+    return this.bodies.size + this.waitingRequests;
   }
 
   /** Where the bytes on disk from `offset` on end (`offset` itself when that byte is missing). */
@@ -284,9 +289,21 @@ export class AudioStream {
    * busy) it goes on waiting, asking again every UNREACHABLE_RETRY_MS, until `signal` aborts or
    * the stream closes; any other failure (no audio, another file…) rejects. A player's request
    * waits so rather than failing: a media element whose request fails stops playing at once,
-   * even with minutes of the recording in its buffer (Chromium: "data source error").
+   * even with minutes of the recording in its buffer (Chromium: "data source error"). It is a
+   * reader meanwhile: the file may become whole while it waits to ask again (another request
+   * filled it), and the stream stays open to answer it.
    */
-  async untilPresent(offset: number, signal?: AbortSignal, ask: Ask = CLAIM): Promise<void> {
+  async untilPresent(offset: number, signal?: AbortSignal): Promise<void> {
+    this.waitingRequests++;
+    try {
+      await this.retryUntilPresent(offset, signal, CLAIM);
+    } finally {
+      this.waitingRequests--;
+    }
+  }
+
+  /** untilPresent's waiting, for a request (a claim) or a body going on (counted as a body). */
+  private async retryUntilPresent(offset: number, signal: AbortSignal | undefined, ask: Ask) {
     for (;;) {
       try {
         return await this.waitFor(offset, ask);
@@ -314,7 +331,7 @@ export class AudioStream {
       while (position <= end) {
         const present = stream.file.written.presentUntil(position);
         if (present === position) {
-          await stream.untilPresent(position, gone.signal, goingOn);
+          await stream.retryUntilPresent(position, gone.signal, goingOn);
           continue;
         }
         const length = Math.min(present, end + 1, position + READ_BYTES) - position;

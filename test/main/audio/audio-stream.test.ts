@@ -24,11 +24,17 @@ afterEach(async () => {
   for (const cache of caches.splice(0)) await cache.close();
 });
 
-/** A stream of the label through the proxy on a slow link (~1.6 MB/s). */
-async function slowStream(source: AudioSource = fx.throttled(env.client.labels, 16 * 1024, 10)) {
+/**
+ * A stream of a label (the 6-minute one unless told) through the proxy on a slow link
+ * (~1.6 MB/s).
+ */
+async function slowStream(
+  source: AudioSource = fx.throttled(env.client.labels, 16 * 1024, 10),
+  id = labelId,
+) {
   const cache = await AudioCache.open({ folder: fx.tempFolder() });
   caches.push(cache);
-  const found = await cache.open(() => Promise.resolve(source), labelId);
+  const found = await cache.open(() => Promise.resolve(source), id);
   if (found.kind !== 'streaming') throw new Error('expected a stream');
   return found.stream;
 }
@@ -40,13 +46,13 @@ const media = (stream: AudioStream, range?: string) =>
  * A stream with its first 256 KiB or more here when the link goes down: every request for the
  * audio is refused from then on (until `env.proxy.reset()`), and the fill under way stops.
  */
-async function offlineAfterAFewBytes(): Promise<AudioStream> {
-  const stream = await slowStream();
+async function offlineAfterAFewBytes(id = labelId): Promise<AudioStream> {
+  const stream = await slowStream(undefined, id);
   await stream.ready();
   await vi.waitFor(() => expect(stream.presentUntil(0)).toBeGreaterThan(256 * 1024), {
     timeout: 10_000,
   });
-  env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${labelId}/audio` });
+  env.proxy.inject({ kind: 'reset' }, 10_000, { path: `/labels/${id}/audio` });
   stream.pause();
   return stream;
 }
@@ -264,6 +270,52 @@ describe('streaming a recording while it plays', () => {
     const played = await firstBytes(answer.body!, 64 * 1024);
     expect(played.equals(serviceBytes.subarray(missing, missing + 64 * 1024))).toBe(true);
   });
+
+  it('offline, a request waiting to ask again gets its bytes when the file becomes whole meanwhile, and the stream closes after', async () => {
+    // A short recording: once the service is back, the rest of it arrives long before the
+    // waiting request asks again (every 5 s).
+    const short = fx.seedLabel(env.svc.service, env.svc.credentials.primary.organizationId, {
+      minutes: 1,
+      fromMs: Date.UTC(2026, 9, 3, 9, 30),
+    });
+    const shortBytes = await fx.serviceAudio(env.svc, short);
+    const total = shortBytes.length;
+    const audioRequests = { path: `/labels/${short}/audio` };
+    const stream = await offlineAfterAFewBytes(short);
+    await vi.waitFor(() => expect(stream.error).toMatchObject({ kind: 'offline' }), {
+      timeout: 10_000,
+    });
+    const missing = Math.floor((stream.presentUntil(0) + total) / 2);
+    const close = vi.spyOn(stream, 'close');
+    // A request the player gives up ends at once, and holds the stream no longer (checked below).
+    const gone = new AbortController();
+    const givenUp = serveStreamingMedia(
+      { headers: { range: `bytes=${missing}-` }, signal: gone.signal },
+      stream,
+    );
+    gone.abort();
+    expect((await givenUp).status).toBe(503);
+    // The player's request asks the service (the proxy sees a request) and the ask fails (the
+    // error it cleared is back): the request waits to ask again.
+    const asked = env.proxy.seen(audioRequests).length;
+    const waiting = media(stream, `bytes=${missing}-`);
+    await vi.waitFor(
+      () => {
+        expect(env.proxy.seen(audioRequests).length).toBeGreaterThan(asked);
+        expect(stream.error).toMatchObject({ kind: 'offline' });
+      },
+      { timeout: 10_000 },
+    );
+    // Meanwhile the service is back, and the file fills whole and is published as the cached one.
+    env.proxy.reset();
+    await stream.untilWhole();
+    const answer = await waiting;
+    expect(answer.status).toBe(206);
+    expect(answer.headers['content-range']).toBe(`bytes ${missing}-${total - 1}/${total}`);
+    expect((await buffer(answer.body!)).equals(shortBytes.subarray(missing))).toBe(true);
+    // Nothing reads from it or waits on it any more: it closes.
+    await vi.waitFor(() => expect(close).toHaveBeenCalled(), { timeout: 5_000 });
+  }, 30_000);
 
   it('offline, a body that reaches the end of what is here waits there, and goes on when the service is back', async () => {
     const stream = await offlineAfterAFewBytes();
