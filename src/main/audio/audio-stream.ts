@@ -258,10 +258,13 @@ export class AudioStream {
    * default) also makes this recording the one that fills now (see `Ask`).
    */
   demand(offset: number, ask: Ask = CLAIM): void {
-    if (this.closing) return;
+    // Published, there is nothing to fetch: a fill started now (the body of a request that
+    // waited while the file became whole) would take the scheduler's turn and keep it until the
+    // stream closes, while another recording waits for it.
+    if (this.closing || this.published) return;
     if (ask.claim || ask.body === this.newestAsk()) this.demandAt = Math.max(0, offset);
     this.failure = undefined;
-    if (ask.claim && !this.published) this.options.scheduler?.claim(this);
+    if (ask.claim) this.options.scheduler?.claim(this);
     if (!this.filling) {
       this.filling = this.fill().finally(() => {
         this.filling = undefined;
