@@ -1,12 +1,12 @@
-import {
-  TERMINAL_STATUSES,
-  type Conversation,
-  type ConversationStatus,
-  type Device,
-  type Identity,
-  type TimelineMinute,
-  type TranscriptState,
+import type {
+  Conversation,
+  ConversationStatus,
+  Device,
+  Identity,
+  TimelineMinute,
+  TranscriptState,
 } from '../../shared/api';
+import { TERMINAL_STATUSES } from '../../shared/api/values';
 import type { CreatedRange } from '../../shared/ipc';
 import { all, flag, get, run, upsert, type Db } from '../../node-common/sql';
 import { conversationAge } from './retention';

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  TRANSCRIPT_NOTE_TYPES,
-  type Label,
-  type LabelListQuery,
-  type RecordingOrder,
-  type Note,
-  type RecordType,
-} from '../../shared/api';
+import type { Label, LabelListQuery, RecordingOrder, Note, RecordType } from '../../shared/api';
+import { TRANSCRIPT_NOTE_TYPES } from '../../shared/api/values';
 import type { KnownPatient } from '../../shared/ipc';
 import { currentNote, currentTranscript, isProcessingContent } from '../../shared/transcript';
 import { all, fewEnoughToLookUp, get, likeContaining, run, type Db } from '../../node-common/sql';

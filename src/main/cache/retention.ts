@@ -1,5 +1,5 @@
 import type { RecordType } from '../../shared/api';
-import { MINUTE_MS } from '../../shared/api';
+import { MINUTE_MS } from '../../shared/api/values';
 import type { KeptRecord } from '../../shared/ipc';
 import { all, get, run, type Db } from '../../node-common/sql';
 import { RECORD_TABLES } from './record-tables';

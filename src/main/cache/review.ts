@@ -1,4 +1,5 @@
-import { TRANSCRIPT_NOTE_TYPES, type ConversationStatus, type RecordType } from '../../shared/api';
+import type { ConversationStatus, RecordType } from '../../shared/api';
+import { TRANSCRIPT_NOTE_TYPES } from '../../shared/api/values';
 import type { ReviewFacts, ReviewSettings } from '../../shared/ipc';
 import { speciesMentioned } from '../../shared/review/patient-match';
 import { reasonsChangeAt, reviewItem } from '../../shared/review/queue';
