@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ChunkKey } from '../at-rest/sealed-file';
-import { workerEntry } from '../base/worker-entry';
+import { workerStart } from '../base/worker-entry';
 import type { Peaks } from './peaks';
 
 /**
@@ -63,11 +63,11 @@ class DigestThread {
   failure: Error | undefined;
 
   constructor() {
-    const { entry, evaluate } = workerEntry(
+    const { script, execArgv } = workerStart(
       new URL('./digest-worker.ts', import.meta.url),
       'audio-worker',
     );
-    this.worker = new Worker(entry, { eval: evaluate });
+    this.worker = new Worker(script, { execArgv });
     this.worker.on('message', (reply: DigestReply) => {
       const open = this.streams.get(reply.stream);
       const waiter = reply.op === 'peek' ? open?.peeks.shift() : open?.finish;

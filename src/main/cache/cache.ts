@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from '../base/worker-entry';
+import { workerStart, type WorkerStart } from '../base/worker-entry';
 import { noteDamage, type WholeCheck } from './check';
 import { openCacheDatabase, type CacheRecovery, type CacheUpgrade } from './database';
 import { CacheTooNewError } from './migrate';
@@ -139,10 +139,10 @@ const remote = <Table extends Record<string, Query>>(
   ) as Remote<Table>;
 
 /** The worker to start: the one given, else the built cache-worker.js or worker.ts from source. */
-const workerOf = (options: CacheOptions): WorkerEntry =>
+const workerOf = (options: CacheOptions): WorkerStart =>
   options.workerScript
-    ? { entry: options.workerScript, evaluate: false }
-    : workerEntry(new URL('./worker.ts', import.meta.url), 'cache-worker');
+    ? { script: options.workerScript, execArgv: undefined }
+    : workerStart(new URL('./worker.ts', import.meta.url), 'cache-worker');
 
 /** One worker thread and the queries waiting for its answers. */
 class WorkerConnection {
@@ -179,8 +179,8 @@ class WorkerConnection {
   }
 
   static async start(init: WorkerInit, options: CacheOptions): Promise<WorkerConnection> {
-    const { entry, evaluate } = workerOf(options);
-    const worker = new Worker(entry, { eval: evaluate, workerData: init });
+    const { script, execArgv } = workerOf(options);
+    const worker = new Worker(script, { execArgv, workerData: init });
     const connection = new WorkerConnection(worker, init.file);
     worker.postMessage({ op: 'open', key: options.key } satisfies WorkerOpen);
     await new Promise<void>((resolve, reject) => {
