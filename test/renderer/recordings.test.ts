@@ -2,7 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Label } from '../../src/shared/api';
 import type { ChannelInput, LabelPage, Sourced } from '../../src/shared/ipc';
 import { DEFAULT_FILTERS } from '../../src/shared/label-filter';
-import { PAGE_SIZE, RecordingsStore } from '../../src/renderer/src/lib/recordings.svelte';
+import {
+  CACHE_HEAD_START_MS,
+  PAGE_SIZE,
+  RecordingsStore,
+} from '../../src/renderer/src/lib/recordings.svelte';
 import { FakeEarmark, settle, sourced } from './support';
 
 const label = (n: number, patient = 'Bella'): Label => ({
@@ -146,13 +150,54 @@ describe('the Recordings store', () => {
         : { ok: false, error: { kind: 'key_revoked', message: 'The API key has been revoked.' } },
     );
     store.attach('account-1');
+    // The cache, still opening, is not waited for longer than its head start.
+    await vi.waitFor(() =>
+      expect(fake.callsOf('labels.list').map((a) => a.source)).toEqual(['cache', 'service']),
+    );
     await settle();
-    // The refusal is in; the cache, still opening, answers now.
+    // The refusal is in; the cache answers now.
     cacheAnswer(sourced(page(0, 3, 'Cached'), 'cache'));
     await settle();
     expect(store.rowAt(0)?.patient?.name).toBe('Cached');
     expect(store.source).toBe('cache');
     expect(store.error).toBeNull();
+  });
+
+  describe('asks the service for a page after the cache', () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+    const sourcesAsked = () => fake.callsOf('labels.list').map((a) => a.source);
+
+    it('once the cache has answered, the service’s answer then replacing its rows', async () => {
+      let cacheAnswer: (value: Sourced<LabelPage>) => void = () => {};
+      fake.handle('labels.list', (asked: Asked) =>
+        asked.source === 'cache'
+          ? new Promise((resolve) => (cacheAnswer = resolve))
+          : sourced(page(0, 130, 'Fresh'), 'service'),
+      );
+      store.attach('account-1');
+      await vi.advanceTimersByTimeAsync(CACHE_HEAD_START_MS - 1);
+      expect(sourcesAsked()).toEqual(['cache']);
+      cacheAnswer(sourced(page(0, 120, 'Cached'), 'cache'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sourcesAsked()).toEqual(['cache', 'service']);
+      expect(store.rowAt(0)?.patient?.name).toBe('Fresh');
+      expect(store.total).toBe(130);
+    });
+
+    it('or once its head start has passed, when the cache has not answered', async () => {
+      fake.handle('labels.list', (asked: Asked) =>
+        asked.source === 'cache'
+          ? new Promise(() => {})
+          : sourced(page(0, 130, 'Fresh'), 'service'),
+      );
+      store.attach('account-1');
+      await vi.advanceTimersByTimeAsync(CACHE_HEAD_START_MS - 1);
+      expect(sourcesAsked()).toEqual(['cache']);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sourcesAsked()).toEqual(['cache', 'service']);
+      expect(store.rowAt(0)?.patient?.name).toBe('Fresh');
+    });
   });
 
   it('offline, takes the pages past the first from the cache alone', async () => {
