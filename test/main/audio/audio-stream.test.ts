@@ -46,6 +46,17 @@ const media = (stream: AudioStream, range?: string) =>
  * A stream with its first 256 KiB or more here when the link goes down: every request for the
  * audio is refused from then on (until `env.proxy.reset()`), and the fill under way stops.
  */
+/** The status a request from `offset` on gets when the player gives it up at once. */
+async function givenUpAt(stream: AudioStream, offset: number): Promise<number> {
+  const gone = new AbortController();
+  const answer = serveStreamingMedia(
+    { headers: { range: `bytes=${offset}-` }, signal: gone.signal },
+    stream,
+  );
+  gone.abort();
+  return (await answer).status;
+}
+
 async function offlineAfterAFewBytes(id = labelId): Promise<AudioStream> {
   const stream = await slowStream(undefined, id);
   await stream.ready();
@@ -251,13 +262,7 @@ describe('streaming a recording while it plays', () => {
     expect(cached.headers['content-range']).toBe(`bytes 0-${here - 1}/${serviceBytes.length}`);
     expect((await buffer(cached.body!)).equals(serviceBytes.subarray(0, here))).toBe(true);
     // A request the player gives up is answered at once (503, to nobody).
-    const gone = new AbortController();
-    const givenUp = serveStreamingMedia(
-      { headers: { range: `bytes=${missing}-` }, signal: gone.signal },
-      stream,
-    );
-    gone.abort();
-    expect((await givenUp).status).toBe(503);
+    expect(await givenUpAt(stream, missing)).toBe(503);
     expect(answered).toBe(false);
 
     // The service is back: the waiting request goes on with the service's bytes.
@@ -288,13 +293,7 @@ describe('streaming a recording while it plays', () => {
     const missing = Math.floor((stream.presentUntil(0) + total) / 2);
     const close = vi.spyOn(stream, 'close');
     // A request the player gives up ends at once, and holds the stream no longer (checked below).
-    const gone = new AbortController();
-    const givenUp = serveStreamingMedia(
-      { headers: { range: `bytes=${missing}-` }, signal: gone.signal },
-      stream,
-    );
-    gone.abort();
-    expect((await givenUp).status).toBe(503);
+    expect(await givenUpAt(stream, missing)).toBe(503);
     // The player's request asks the service (the proxy sees a request) and the ask fails (the
     // error it cleared is back): the request waits to ask again.
     const asked = env.proxy.seen(audioRequests).length;
