@@ -53,8 +53,9 @@ type Inputs = Record<string, { size: number; mtimeMs: number }>;
  * readers, the digest thread), on two cores beside the window's first screens.
  */
 function sourceBundle(source: URL, name: string): URL {
+  const project = projectDir();
   // Among the project's tool caches: its packages resolve from there.
-  const bundlesDir = join(projectDir(), 'node_modules', '.cache', 'earmark-workers');
+  const bundlesDir = join(project, 'node_modules', '.cache', 'earmark-workers');
   // Named by its source's path too: checkouts sharing one node_modules keep a bundle each.
   const sourcePath = fileURLToPath(source);
   const file = join(
@@ -62,7 +63,7 @@ function sourceBundle(source: URL, name: string): URL {
     `${name}-${createHash('sha256').update(sourcePath).digest('hex').slice(0, 12)}.mjs`,
   );
   const inputsFile = `${file}.inputs.json`;
-  if (!isCurrent(file, inputsFile, projectDir())) {
+  if (!isCurrent(file, inputsFile, project)) {
     // esbuild (tsx's own transformer) only from source: the built app never loads it.
     const esbuild = createRequire(import.meta.url)('esbuild') as {
       buildSync(options: BuildOptions): BuildResult;
@@ -70,7 +71,7 @@ function sourceBundle(source: URL, name: string): URL {
     const startedAt = Date.now();
     const result = esbuild.buildSync({
       entryPoints: [sourcePath],
-      absWorkingDir: projectDir(),
+      absWorkingDir: project,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -82,7 +83,7 @@ function sourceBundle(source: URL, name: string): URL {
     });
     const inputs: Inputs = {};
     for (const input of Object.keys(result.metafile!.inputs)) {
-      const { size, mtimeMs } = statSync(join(projectDir(), input));
+      const { size, mtimeMs } = statSync(join(project, input));
       inputs[input] = { size, mtimeMs };
     }
     mkdirSync(bundlesDir, { recursive: true });
@@ -97,12 +98,12 @@ function sourceBundle(source: URL, name: string): URL {
 }
 
 /** Whether the bundle is there and each of its modules is as it was when it was made. */
-function isCurrent(file: string, inputsFile: string, from: string): boolean {
+function isCurrent(file: string, inputsFile: string, project: string): boolean {
   if (!existsSync(file)) return false;
   try {
     const inputs = JSON.parse(readFileSync(inputsFile, 'utf8')) as Inputs;
     return Object.entries(inputs).every(([input, was]) => {
-      const now = statSync(join(from, input), { throwIfNoEntry: false });
+      const now = statSync(join(project, input), { throwIfNoEntry: false });
       return now?.size === was.size && now.mtimeMs === was.mtimeMs;
     });
   } catch {
