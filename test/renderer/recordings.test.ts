@@ -163,6 +163,47 @@ describe('the Recordings store', () => {
     expect(store.error).toBeNull();
   });
 
+  describe('a cache that has not completed a sync yet (its first is filling it)', () => {
+    const partlyCached = () => sourced(page(0, 60, 'Cached'), 'cache', null);
+
+    it('shows neither its rows nor its count: the service’s answer is the first shown', async () => {
+      let serviceAnswer: (value: Sourced<LabelPage>) => void = () => {};
+      fake.handle('labels.list', (asked: Asked) =>
+        asked.source === 'cache'
+          ? partlyCached()
+          : new Promise((resolve) => (serviceAnswer = resolve)),
+      );
+      store.attach('account-1');
+      await vi.waitFor(() =>
+        expect(fake.callsOf('labels.list').map((a) => a.source)).toEqual(['cache', 'service']),
+      );
+      await settle();
+      expect(store.total).toBeNull();
+      expect(store.rowAt(0)).toBeUndefined();
+      serviceAnswer(sourced(page(0, 240, 'Fresh'), 'service'));
+      await settle();
+      expect(store.total).toBe(240);
+      expect(store.rowAt(0)?.patient?.name).toBe('Fresh');
+    });
+
+    it('shows what it holds, as cached, when the service cannot answer', async () => {
+      fake.answer('labels.list', async (asked: Asked) =>
+        asked.source === 'cache'
+          ? { ok: true, value: partlyCached() }
+          : {
+              ok: false,
+              error: { kind: 'offline', message: 'The clinic service cannot be reached.' },
+            },
+      );
+      store.attach('account-1');
+      await settle();
+      expect(store.error).toBeNull();
+      expect(store.total).toBe(60);
+      expect(store.rowAt(0)?.patient?.name).toBe('Cached');
+      expect(store.source).toBe('cache');
+    });
+  });
+
   describe('asks the service for a page after the cache', () => {
     beforeEach(() => vi.useFakeTimers());
     afterEach(() => vi.useRealTimers());

@@ -101,7 +101,7 @@ export async function settle(): Promise<void> {
 export const sourced = <T>(
   value: T,
   source: 'service' | 'cache' = 'service',
-  fetchedAt = '2026-11-24T08:00:00.000Z',
+  fetchedAt: string | null = '2026-11-24T08:00:00.000Z',
 ): Sourced<T> => ({ value, source, fetchedAt });
 
 /** An account as main lists it (active, its key in the keychain), with `extra` over it. */

@@ -233,6 +233,12 @@ export class RecordingsStore {
     // The service's rows are in: a cached answer arriving later is older news. (A service that
     // refused does not count: its error must not drop the cache's rows, whichever came first.)
     let answered = false;
+    // The rows of a cache that has not completed a sync yet: shown only if the service cannot
+    // answer (its first sync is still filling it: its count and rows are a part of the list).
+    let partial: Sourced<LabelPage> | undefined;
+    const showPartial = () => {
+      if (partial && !this.pages.has(page)) this.store(page, partial, 'cache');
+    };
     try {
       // The cache is asked first and paints; the service is asked once it answered (or after
       // CACHE_HEAD_START_MS), and its answer replaces the cache's.
@@ -241,8 +247,10 @@ export class RecordingsStore {
         : this.ask(query, 'cache', page).then((answer) => {
             // An empty cache says nothing yet (not synced, or offline answers follow): wait
             // for the service rather than flash "no recordings".
-            if (current() && !answered && answer.ok && answer.value.value.items.length > 0)
-              this.store(page, answer.value, 'cache');
+            if (!current() || answered || !answer.ok || answer.value.value.items.length === 0)
+              return;
+            if (answer.value.fetchedAt === null) partial = answer.value;
+            else this.store(page, answer.value, 'cache');
           });
       await atMost(cached, CACHE_HEAD_START_MS);
       if (!current()) return;
@@ -250,6 +258,7 @@ export class RecordingsStore {
       // only wait out its retries. A new filter or a visit to the screen asks it again.
       if (page > 0 && this.connection.offline) {
         await cached;
+        if (current()) showPartial();
         if (current() && this.pages.has(page)) {
           this.settled.add(page);
           return;
@@ -265,6 +274,7 @@ export class RecordingsStore {
       }
       await cached;
       if (!current()) return;
+      showPartial();
       if (this.pages.has(page)) {
         // Keep the cached rows, shown as cached.
         this.settled.add(page);
