@@ -8,7 +8,10 @@
 // Chromium, an account added and synced by an earlier launch, its audio cache empty), nothing
 // warmed up, Recordings shown and its first recording clicked at once:
 // - cold: from that click to the audio playing (Play pressed as soon as it is there);
-// - warm: the same for a second uncached recording, clicked next in the same app.
+// - warm: the same for a second uncached recording, clicked next in the same app;
+// - settled (information): in a launch of its own, the first recording clicked once the launch's
+//   work is over (SETTLE_MS after it is listed): what the first open costs by itself, without
+//   the launch's work beside it on the machine's cores.
 //
 // Then, in one app, per link:
 // - from opening the recording to the audio playing, its time advancing (Play pressed as soon as
@@ -23,6 +26,7 @@
 //
 // Exit code 0 whether or not the targets are met (the table says); 1 only if the run failed.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -49,12 +53,20 @@ const LINKS = process.env.STREAMING_BENCH_FIRST_OPENS === '1' ? [] : [CLINIC_LIN
 const START_BYTES = 512 * 1024;
 const SEEK_SECONDS = 60 * 60;
 const TIMEOUT_MS = 60_000;
-/** Launches of the app measured cold (each: one cold open, then one warm). */
+/** Launches of the app measured cold (each: one cold open, then one warm; then one settled). */
 const LAUNCHES = Number(process.env.STREAMING_BENCH_LAUNCHES ?? 3);
+/** Recordings each launch opens: cold, warm, settled. */
+const OPENS_PER_LAUNCH = 3;
+/**
+ * How long after Recordings lists its first recording the settled open waits: the launch's work
+ * (the browser's and the app's) was over within about a second of it on 2 cores.
+ */
+const SETTLE_MS = 3000;
 
 interface PageBench {
   open(hash: string): number;
   clickRowWhenListed(index: number): Promise<{ clickedAt: number; listedAt: number; hash: string }>;
+  whenListed(index: number): Promise<number>;
   pressPlayWhenShown(): Promise<number>;
   playingPast(seconds: number): Promise<number>;
   seek(seconds: number): number;
@@ -226,14 +238,17 @@ interface FirstOpens {
   listedMs: number[];
   coldMs: number[];
   warmMs: number[];
+  /** The first recording clicked SETTLE_MS after it was listed, in a launch of its own. */
+  settledMs: number[];
   curlStartMs: number[];
 }
 
 /**
  * The first open of the day, `LAUNCHES` times on the clinic's link: each launch opens Recordings'
- * first uncached recording by a click as soon as it is listed (cold), then the next (warm). The
- * audio cache is emptied between launches: a recording left partly cached would go on filling
- * at the next launch, on the link the next figures are measured on.
+ * first uncached recording by a click as soon as it is listed (cold), then the next (warm); a
+ * launch of its own then opens the next once the launch has settled. The audio cache is emptied
+ * after each launch: a recording left partly cached would go on filling at the next launch, on
+ * the link the next figures are measured on.
  */
 async function measureFirstOpens(
   service: NinetyMinuteService,
@@ -241,7 +256,7 @@ async function measureFirstOpens(
   dataDir: string,
   labels: string[],
 ): Promise<FirstOpens> {
-  const out: FirstOpens = { listedMs: [], coldMs: [], warmMs: [], curlStartMs: [] };
+  const out: FirstOpens = { listedMs: [], coldMs: [], warmMs: [], settledMs: [], curlStartMs: [] };
   for (let launch = 0; launch < LAUNCHES; launch++) {
     const fetched = await curl({
       url: `${baseUrl}/labels/${service.labelIds[0]}/audio`,
@@ -250,21 +265,33 @@ async function measureFirstOpens(
     });
     if (fetched.bytes !== START_BYTES) throw new Error(`curl got ${fetched.bytes} bytes`);
     out.curlStartMs.push(fetched.ms);
+    // The service lists the newest first: row i is labels[i].
+    const row = OPENS_PER_LAUNCH * launch;
     const launchedAt = Date.now();
-    const app = await launchApp(dataDir);
-    try {
-      // The service lists the newest first: row i is labels[i].
-      const row = 2 * launch;
-      const cold = await clickAndPlay(app.page, row, labels[row]!);
+    await inLaunch(dataDir, async (page) => {
+      const cold = await clickAndPlay(page, row, labels[row]!);
       out.listedMs.push(cold.listedAt - launchedAt);
       out.coldMs.push(cold.playMs);
-      out.warmMs.push((await clickAndPlay(app.page, row + 1, labels[row + 1]!)).playMs);
-    } finally {
-      await app.close();
-    }
-    rmSync(join(dataDir, 'audio'), { recursive: true, force: true });
+      out.warmMs.push((await clickAndPlay(page, row + 1, labels[row + 1]!)).playMs);
+    });
+    await inLaunch(dataDir, async (page) => {
+      await step(page, 'listing the recording', (i) => __earmarkStreamBench.whenListed(i), row + 2);
+      await delay(SETTLE_MS);
+      out.settledMs.push((await clickAndPlay(page, row + 2, labels[row + 2]!)).playMs);
+    });
   }
   return out;
+}
+
+/** The app launched afresh, `use`d, closed; its audio cache emptied after. */
+async function inLaunch(dataDir: string, use: (page: Page) => Promise<void>): Promise<void> {
+  const app = await launchApp(dataDir);
+  try {
+    await use(app.page);
+  } finally {
+    await app.close();
+  }
+  rmSync(join(dataDir, 'audio'), { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
@@ -274,7 +301,9 @@ async function main(): Promise<void> {
   const machineInfo = machine({ viewport: `${VIEWPORT.width}×${VIEWPORT.height}` });
   const dataDir = mkdtempSync(join(tmpdir(), 'earmark-bench-streaming-'));
   const coldDataDir = mkdtempSync(join(tmpdir(), 'earmark-bench-streaming-cold-'));
-  const service = await startNinetyMinuteService(2 * LAUNCHES + LINKS.length * RUNS + 1);
+  const service = await startNinetyMinuteService(
+    OPENS_PER_LAUNCH * LAUNCHES + LINKS.length * RUNS + 1,
+  );
   const link = await startLink(service.port, CLINIC_LINK);
   let browser: Browser | undefined;
   let shell: ShellProcess | undefined;
@@ -286,7 +315,7 @@ async function main(): Promise<void> {
       service,
       clinicUrl,
       coldDataDir,
-      labels.splice(0, 2 * LAUNCHES),
+      labels.splice(0, OPENS_PER_LAUNCH * LAUNCHES),
     );
 
     browser = await launchChromium();
@@ -340,6 +369,16 @@ async function main(): Promise<void> {
       },
       firstOpen('cold: the first recording clicked after launch → playing', firstOpens.coldMs),
       firstOpen('warm: a second uncached recording clicked → playing', firstOpens.warmMs),
+      {
+        figure: `settled: the first recording clicked ${SETTLE_MS / 1000} s after it is listed → playing, ${CLINIC_LINK.name}, median`,
+        unit: 'ms',
+        measured: median(firstOpens.settledMs),
+        target: null,
+        baseline: median(firstOpens.coldMs),
+        baselineIs:
+          'information: the cold figure, same run (what the launch’s work beside a first click costs: cold − settled; what the first open costs by itself: settled − warm)',
+        samples: firstOpens.settledMs.length,
+      },
       ...results.flatMap(([shape, m]) => [
         figure(
           shape,

@@ -22,6 +22,10 @@
       tick();
     });
 
+  /** Recordings' row `index`: its first cell, which opens the recording; null until listed. */
+  const rowCell = (index) =>
+    document.querySelector(`[role="row"][data-index="${index}"] [role="gridcell"]:not(.check)`);
+
   window.__earmarkStreamBench = {
     /** Opens a screen by its address's hash, as a link in the app does; returns when. */
     open(hash) {
@@ -37,15 +41,17 @@
      */
     clickRowWhenListed(index) {
       return poll(() => {
-        const cell = document.querySelector(
-          `[role="row"][data-index="${index}"] [role="gridcell"]:not(.check)`,
-        );
+        const cell = rowCell(index);
         if (!cell) return undefined;
         media = null;
         const clickedAt = performance.now();
         cell.click();
         return { clickedAt, listedAt: Date.now(), hash: location.hash };
       });
+    },
+    /** Resolves, without clicking, once Recordings' row `index` is listed; with when. */
+    whenListed(index) {
+      return poll(() => (rowCell(index) ? performance.now() : undefined));
     },
     /** Presses the player's Play button as soon as it is there; resolves with when. */
     pressPlayWhenShown() {
