@@ -205,8 +205,10 @@ export class AccountScope {
           // The sidebar says why nothing shows while an update's migration runs.
           onUpgrade: () => this.runner.upgrading(true),
         });
-        if (cache.recovery)
+        if (cache.recovery) {
           deps.log(`the cache was damaged (${cache.recovery.reason}): it starts anew`);
+          this.runner.rebuilding();
+        }
         return cache;
       } finally {
         this.runner.upgrading(false);

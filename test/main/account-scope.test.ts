@@ -197,10 +197,19 @@ describe('the account scope', () => {
       salvagedReviewMarks: 1,
     });
     expect(w.logs).toContainEqual(expect.stringMatching(/found damaged/));
-    // The emptied cache is filled again at once, not at the next five-minute sync.
+    // The sidebar says so: a copy started anew, no complete sync of it yet…
+    const statuses = () =>
+      w.events.filter((e) => e.event === 'sync.changed').map((e) => e.payload as SyncStatus);
+    expect(statuses()).toContainEqual(
+      expect.objectContaining({ rebuilding: true, lastSyncAt: null }),
+    );
+    // …filled again at once, not at the next five-minute sync, and then it no longer says so.
     await expect
-      .poll(() => w.events.filter((e) => e.event === 'sync.changed').length)
-      .toBeGreaterThan(0);
+      .poll(() => scope.syncStatus, { timeout: 20_000 })
+      .toMatchObject({ rebuilding: false, lastSyncAt: expect.any(String) });
+    expect(statuses().findLastIndex((s) => s.rebuilding)).toBeLessThan(
+      statuses().findLastIndex((s) => s.lastSyncAt !== null),
+    );
   });
 
   it('an app started with an active account opens its scope at once', async () => {

@@ -12,6 +12,7 @@ const status = (state: SyncStatus['state'], done = 0, total = 0): SyncStatus => 
   searchableFrom: null,
   searchComplete: state === 'idle',
   upgrading: false,
+  rebuilding: false,
 });
 
 describe('the sync store', () => {
@@ -33,6 +34,16 @@ describe('the sync store', () => {
     expect(sync.upgrading).toBe(true);
     fake.emit('sync.changed', status('idle'));
     expect(sync.upgrading).toBe(false);
+  });
+
+  it('says while a copy found damaged fills again, until a sync completes', async () => {
+    const fake = new FakeEarmark();
+    fake.handle('sync.status', () => ({ ...status('running'), rebuilding: true }));
+    const sync = new SyncStore(fake);
+    await settle();
+    expect(sync.rebuilding).toBe(true);
+    fake.emit('sync.changed', status('idle'));
+    expect(sync.rebuilding).toBe(false);
   });
 
   it('keeps an event that came before main’s answer (the event is newer)', async () => {

@@ -40,6 +40,14 @@ export class SyncRunner {
     if (this.status.upgrading !== upgrading) this.set({ upgrading });
   }
 
+  /**
+   * The account's cache was found damaged and started anew: filled again from the service until
+   * a run completes. A run completed before is no longer what it holds.
+   */
+  rebuilding(): void {
+    this.set({ rebuilding: true, lastSyncAt: null });
+  }
+
   private set(next: Partial<SyncStatus>): void {
     this.status = { ...this.status, ...next };
     this.report(this.status);
@@ -93,6 +101,7 @@ export class SyncRunner {
             state: 'idle',
             lastSyncAt: new Date(result.finishedAt).toISOString(),
             message: null,
+            rebuilding: false,
           });
         } else if (result.outcome === 'offline') {
           this.set({

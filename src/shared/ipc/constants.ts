@@ -32,6 +32,7 @@ export const SYNC_IDLE: SyncStatus = {
   searchableFrom: null,
   searchComplete: false,
   upgrading: false,
+  rebuilding: false,
 };
 
 /** The link a task made from a recording carries back to it (see docs/architecture.md). */

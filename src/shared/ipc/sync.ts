@@ -27,6 +27,12 @@ export interface SyncStatus {
    * search wait for it.
    */
   upgrading: boolean;
+  /**
+   * The offline copy was found damaged (as it opened, or by its weekly check) and started anew:
+   * it is being filled again from the clinic service, until a sync completes. What only it held
+   * that could be read (review marks, speaker names, ranges) was kept.
+   */
+  rebuilding: boolean;
 }
 
 /** Why what this computer keeps of an account cannot be read. */

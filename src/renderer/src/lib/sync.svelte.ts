@@ -26,6 +26,11 @@ export class SyncStore {
     return this.status.upgrading;
   }
 
+  /** The offline copy was found damaged and started anew: it fills again until a sync completes. */
+  get rebuilding(): boolean {
+    return this.status.rebuilding;
+  }
+
   /**
    * How far back search reaches, in plain words ("Searchable back to Mar 12, 2026"), while not
    * every record's transcript is on this computer yet; null once it is (or before any sync).
