@@ -69,9 +69,9 @@ async function main(): Promise<void> {
       apiKey: service.apiKey,
       sessionOnly: true,
     });
-    // The cache is opened on first use: nothing has used it yet.
     const seedStarted = performance.now();
     await seedCache(
+      shell,
       cacheFileOf(dataDir, account.id),
       { apiKey: service.apiKey, accountId: account.id },
       labels,

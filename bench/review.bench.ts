@@ -227,9 +227,10 @@ async function reviewFirstPaint(): Promise<{
       apiKey: service.apiKey,
       sessionOnly: true,
     });
-    // Before anything opens the cache: every label with a short current transcript.
+    // Every label with a short current transcript.
     const sealedAs = { apiKey: service.apiKey, accountId: account.id };
-    await seedCache(cacheFileOf(join(folder, 'shell'), account.id), sealedAs, labels, (label) => [
+    const file = cacheFileOf(join(folder, 'shell'), account.id);
+    await seedCache(shell, file, sealedAs, labels, (label) => [
       {
         type: 'Transcript',
         content: `Speaker 1: Visit of ${label.fromTime}, all checked.`,

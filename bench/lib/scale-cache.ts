@@ -50,13 +50,20 @@ export interface SessionAccount {
  * through the cache's own writes, as label details with the notes `notesOf` gives, none by
  * default (the list shows no notes; the sync then has no transcripts to fetch for 100,000
  * labels, only for the few hundred of its re-scan window).
+ *
+ * Once `shell`, which holds the account, has its cache open: adding an account reads its Review
+ * count at once, which opens the cache and sets up a new file. Set up by both processes at once,
+ * the second failed ("table kept_records already exists"). Written beside the shell's open
+ * cache, as SQLite lets two processes share a file.
  */
 export async function seedCache(
+  shell: ShellProcess,
   file: string,
   account: SessionAccount,
   labels: Label[],
   notesOf: (label: Label) => Note[] = () => [],
 ): Promise<void> {
+  await invokeOverShell(shell.url, 'review.count', {});
   const key = AccountKey.from(sessionAccountKey(account.apiKey, account.accountId));
   const cache = await openCache({ file, key: key.databaseKey() });
   try {
