@@ -26,24 +26,17 @@ describe('the sync store', () => {
     expect([sync.running, sync.status.done, sync.status.total]).toEqual([true, 40, 270]);
   });
 
-  it('says while the offline copy is brought up to this version, and when it is done', async () => {
+  it.each([
+    ['the offline copy is brought up to this version', 'upgrading'],
+    ['a copy found damaged fills again', 'rebuilding'],
+  ] as const)('says while %s, and no more once it is done', async (_, flag) => {
     const fake = new FakeEarmark();
-    fake.handle('sync.status', () => ({ ...status('idle'), upgrading: true }));
+    fake.handle('sync.status', () => ({ ...status('running'), [flag]: true }));
     const sync = new SyncStore(fake);
     await settle();
-    expect(sync.upgrading).toBe(true);
+    expect(sync[flag]).toBe(true);
     fake.emit('sync.changed', status('idle'));
-    expect(sync.upgrading).toBe(false);
-  });
-
-  it('says while a copy found damaged fills again, until a sync completes', async () => {
-    const fake = new FakeEarmark();
-    fake.handle('sync.status', () => ({ ...status('running'), rebuilding: true }));
-    const sync = new SyncStore(fake);
-    await settle();
-    expect(sync.rebuilding).toBe(true);
-    fake.emit('sync.changed', status('idle'));
-    expect(sync.rebuilding).toBe(false);
+    expect(sync[flag]).toBe(false);
   });
 
   it('keeps an event that came before main’s answer (the event is newer)', async () => {
