@@ -75,8 +75,8 @@ describe.skipIf(problem !== undefined).each(DIALECTS)(
 
     it('resumes after a restart and finishes with one manifest of every recording', async () => {
       const { page } = app;
-      // Synced first: the list's total is then the service's from the cache's first answer on
-      // (a partly filled cache's total shows until the service's answer replaces it).
+      // Synced first: the total read below is then the clinic's whole list, whichever of the
+      // cache and the service answers first.
       await firstSync(app.invoke);
       await page.goto(`${new URL(app.shell.url).origin}/#recordings`);
       const exportAll = page.getByRole('button', { name: /^Export all \d[\d,]* matching$/ });
