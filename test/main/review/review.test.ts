@@ -72,6 +72,10 @@ async function openDesktop(dataDir: string, apiKey: string): Promise<Desktop> {
 }
 
 async function synced(desktop: Desktop): Promise<void> {
+  const settled = async () => (await desktop.call('sync.status', {})).state !== 'running';
+  // A run already under way (the one the service's first answer starts) may have listed before
+  // what the test just changed: it ends first, and a run of this call's own is waited for.
+  await vi.waitUntil(settled, { timeout: 30_000, interval: 50 });
   const before = (await desktop.call('sync.status', {})).lastSyncAt;
   await desktop.call('sync.run', {});
   await vi.waitUntil(
