@@ -119,6 +119,8 @@ export interface AudioCacheOptions {
   budgetBytes?: number;
   /** A streaming file is flushed after this many bytes (default 8 MiB; tests make it small). */
   checkpointBytes?: number;
+  /** A player's request waits this long for an unreachable service before asking again (default 5 s). */
+  unreachableRetryMs?: number;
   /** Partial downloads left older than this are removed at open. Default one day. */
   partialMaxAgeMs?: number;
   now?: () => number;
@@ -359,6 +361,7 @@ export class AudioCache {
       digest: { sha256: false, peaks: true },
       scheduler: this.scheduler,
       checkpointBytes: this.options.checkpointBytes,
+      unreachableRetryMs: this.options.unreachableRetryMs,
       publish: (whole, { peaks }) => this.publish(name, whole, peaks),
     });
     this.streams.set(name, stream);

@@ -27,10 +27,10 @@ import { partialWaveformData, waveformData, type Peaks, type WaveformData } from
  * (`publish`) only once whole.
  */
 
-/** What the engine needs of the API client. */
 /** How long a player's request waits for a service that cannot be reached before asking again. */
 const UNREACHABLE_RETRY_MS = 5_000;
 
+/** What the engine needs of the API client. */
 export type AudioSource = Pick<LabelsApi, 'audio' | 'get'>;
 
 /** What the digest thread read back from the whole file, for its publisher. */
@@ -78,6 +78,8 @@ export interface AudioStreamOptions {
   maxStalls?: number;
   /** Interruptions in all, even with bytes between them, before giving up. Default 100. */
   maxInterruptions?: number;
+  /** How long a player's request waits for a service that cannot be reached before asking again. Default 5 s. */
+  unreachableRetryMs?: number;
 }
 
 /** How much of what is missing just ahead of the bytes being fetched a seek may skip over. */
@@ -138,6 +140,8 @@ export class AudioStream {
   private filling: Promise<void> | undefined;
   private request: AbortController | undefined;
   private waiters: Waiter[] = [];
+  /** Requests waiting to ask the service again, each woken early when its byte is written. */
+  private readonly pausedRequests = new Set<{ offset: number; written: AbortController }>();
   private failure: Error | undefined;
   private closing = false;
   private sinceCheckpoint = 0;
@@ -293,8 +297,8 @@ export class AudioStream {
    * the stream closes; any other failure (no audio, another file…) rejects. A player's request
    * waits so rather than failing: a media element whose request fails stops playing at once,
    * even with minutes of the recording in its buffer (Chromium: "data source error"). It is a
-   * reader meanwhile: the file may become whole while it waits to ask again (another request
-   * filled it), and the stream stays open to answer it.
+   * reader meanwhile: its byte may be written while it waits to ask again (another request
+   * filled it), which answers it at once, and the stream stays open to answer it.
    */
   async untilPresent(offset: number, signal?: AbortSignal): Promise<void> {
     this.waitingRequests++;
@@ -312,9 +316,28 @@ export class AudioStream {
         return await this.waitFor(offset, ask);
       } catch (error) {
         if (this.closing || signal?.aborted || !isTransient(error)) throw error;
-        const stop = signal ? AbortSignal.any([signal, this.stopped.signal]) : this.stopped.signal;
-        await delay(UNREACHABLE_RETRY_MS, undefined, { signal: stop });
+        await this.pauseBeforeAskingAgain(offset, signal);
       }
+    }
+  }
+
+  /**
+   * The wait before a request asks an unreachable service again, over as soon as the byte at
+   * `offset` is written meanwhile: another request (or the whole file's fill) may bring it first,
+   * and the player would otherwise wait out the rest of the pause with its bytes on disk.
+   */
+  private async pauseBeforeAskingAgain(offset: number, signal: AbortSignal | undefined) {
+    const paused = { offset, written: new AbortController() };
+    this.pausedRequests.add(paused);
+    const stops = [paused.written.signal, this.stopped.signal, ...(signal ? [signal] : [])];
+    try {
+      await delay(this.options.unreachableRetryMs ?? UNREACHABLE_RETRY_MS, undefined, {
+        signal: AbortSignal.any(stops),
+      });
+    } catch (error) {
+      if (!paused.written.signal.aborted) throw error;
+    } finally {
+      this.pausedRequests.delete(paused);
     }
   }
 
@@ -637,6 +660,8 @@ export class AudioStream {
       if (written.covers(waiter.offset, waiter.offset + 1)) waiter.resolve();
       else this.waiters.push(waiter);
     }
+    for (const paused of this.pausedRequests)
+      if (written.covers(paused.offset, paused.offset + 1)) paused.written.abort();
     this.advanceDigest();
     if (this.sinceCheckpoint >= (this.options.checkpointBytes ?? 8 * 1024 * 1024)) {
       this.sinceCheckpoint = 0;
