@@ -24,6 +24,8 @@ export class SyncRunner {
   /** The last reading of the search's reach asked for (a later answer wins). */
   private reachAsked = 0;
   private reachAskedAt = 0;
+  /** The cache's rebuilds: a run begun before the latest filled the file it replaced. */
+  private rebuilds = 0;
 
   constructor(
     private readonly report: (status: SyncStatus) => void,
@@ -45,6 +47,7 @@ export class SyncRunner {
    * a run completes. A run completed before is no longer what it holds.
    */
   rebuilding(): void {
+    this.rebuilds++;
     this.set({ rebuilding: true, lastSyncAt: null });
   }
 
@@ -64,6 +67,7 @@ export class SyncRunner {
     const abort = new AbortController();
     this.abort = abort;
     this.set({ state: 'running', done: 0, total: 0, message: null });
+    const rebuildsAtStart = this.rebuilds;
     const textFromMs = textDays === undefined ? undefined : Date.now() - textDays * DAY_MS;
     const readReach = () => this.readReach(cache, textFromMs);
     // At most once a second, and never later than a second after a progress: a step of the
@@ -96,7 +100,10 @@ export class SyncRunner {
         clearTimeout(reachDue);
         await readReach();
         this.ended(result);
-        if (result.outcome === 'complete') {
+        if (result.outcome === 'complete' && this.rebuilds !== rebuildsAtStart) {
+          // It filled the file the rebuild replaced: the new one is still to be filled.
+          this.set({ state: 'idle', message: null });
+        } else if (result.outcome === 'complete') {
           this.set({
             state: 'idle',
             lastSyncAt: new Date(result.finishedAt).toISOString(),

@@ -1,5 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openCache } from '../../../src/main/cache';
+import { connectService } from '../../../src/main/service-client/connect';
+import { SyncRunner } from '../../../src/main/sync/runner';
 import type { Core } from '../../../src/main/core';
 import type { SyncStatus } from '../../../src/shared/ipc';
 import type { SearchHit } from '../../../src/shared/search';
@@ -69,4 +73,44 @@ describe.each(['seed', 'field'] as const)('the sync status (%s dialect)', (diale
     });
     expect(oldest.flatMap(labelIdOf)).toContain(seeded.ids[COUNT - 1]);
   }, 60_000);
+});
+
+describe.each(['seed', 'field'] as const)('the sync runner (%s dialect)', (dialect) => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({ dialect });
+    seedLabels(svc, 5, { newestMs: NEWEST_MS, spanMs: DAY_MS });
+  });
+  afterAll(() => svc?.dispose());
+
+  it('a run begun before the cache was started anew does not end its "rebuilding"; the next run does', async () => {
+    const cache = await openCache({
+      file: join(fx.tempFolder('earmark-sync-rebuild-'), 'account.sqlite'),
+    });
+    const service = connectService(svc.baseUrl, svc.credentials.primary.apiKey);
+    const runner = new SyncRunner(
+      () => undefined,
+      () => undefined,
+    );
+    const { organizationId } = svc.credentials.primary;
+    try {
+      runner.start(cache, service, organizationId);
+      // The cache is found damaged and started anew while that run is under way.
+      runner.rebuilding();
+      await vi.waitFor(() => expect(runner.current.state).toBe('idle'), { timeout: 15_000 });
+      expect(runner.current).toMatchObject({ rebuilding: true, lastSyncAt: null });
+
+      // Started once the first run has let go (its status says idle a moment before).
+      await vi.waitFor(() =>
+        expect(runner.start(cache, service, organizationId).state).toBe('running'),
+      );
+      await vi.waitFor(() => expect(runner.current.state).toBe('idle'), { timeout: 15_000 });
+      expect(runner.current.rebuilding).toBe(false);
+      expect(runner.current.lastSyncAt).not.toBeNull();
+    } finally {
+      await runner.stop();
+      await service.close();
+      await cache.close();
+    }
+  });
 });
