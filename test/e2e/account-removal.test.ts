@@ -11,6 +11,7 @@ import type { Label } from '../../src/shared/api';
 import type { AccountSummary, PreparedAudio } from '../../src/shared/ipc';
 import { browserProfileDir } from '../../src/main/web/browser-profile';
 import {
+  CHROMIUM_ARGS,
   CHROMIUM_PATH,
   chromiumProblem,
   invokeOverShell,
@@ -46,7 +47,7 @@ describe.skipIf(problem !== undefined)('removing an account in the browser shell
     // The profile the shell opens its window on (npm run web without --no-open).
     context = await chromium.launchPersistentContext(browserProfileDir(dataDir), {
       executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      args: CHROMIUM_ARGS,
     });
     page = context.pages()[0] ?? (await context.newPage());
   }, 90_000);
