@@ -170,10 +170,17 @@ describe('audio in the app', () => {
     try {
       // Any answer of the service will do; the recording is never opened.
       expect((await restarted.rpc.invoke('devices.list', {})).ok).toBe(true);
-      await vi.waitFor(() => expect(existsSync(files.audio)).toBe(true), { timeout: 10_000 });
+      // Published in steps (the file under its final name, then the partial's names removed):
+      // waited for as a whole, not from the first.
+      await vi.waitFor(
+        () => {
+          expect(existsSync(files.audio)).toBe(true);
+          expect(existsSync(files.partial)).toBe(false);
+          expect(existsSync(files.partialState)).toBe(false);
+        },
+        { timeout: 10_000 },
+      );
       expect(unsealBytes(key, readFileSync(files.audio)).equals(whole)).toBe(true);
-      expect(existsSync(files.partial)).toBe(false);
-      expect(existsSync(files.partialState)).toBe(false);
     } finally {
       await restarted.close();
     }
